@@ -1,0 +1,221 @@
+"""Settings, all from the environment, with safe defaults.
+
+Two profiles, chosen by DJANGO_ENV:
+- ``development`` (the default): an SQLite file and kombu's filesystem broker under
+  CASINO_DATA_DIR (default ./var), so a fresh clone runs a real worker with no server.
+- ``production``: refuses to start without DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS,
+  DATABASE_URL and CELERY_BROKER_URL, and passes ``manage.py check --deploy`` clean.
+
+DATABASE_URL (postgres://...) and CELERY_BROKER_URL (redis://...) switch either
+profile to PostgreSQL and Redis. docs/architecture.md lists every variable.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
+
+from casino.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DJANGO_ENV = env_str("DJANGO_ENV", "development")
+if DJANGO_ENV not in ("development", "production"):
+    raise ImproperlyConfigured(f"DJANGO_ENV={DJANGO_ENV!r}: expected development or production")
+PRODUCTION = DJANGO_ENV == "production"
+
+if PRODUCTION:
+    _missing = [
+        name
+        for name in (
+            "DJANGO_SECRET_KEY",
+            "DJANGO_ALLOWED_HOSTS",
+            "DATABASE_URL",
+            "CELERY_BROKER_URL",
+        )
+        if not env_str(name)
+    ]
+    if _missing:
+        raise ImproperlyConfigured(
+            "DJANGO_ENV=production refuses to start without: " + ", ".join(_missing)
+        )
+
+# Where the embedded default keeps its SQLite file, broker messages and beat schedule.
+DATA_DIR = Path(env_str("CASINO_DATA_DIR", str(BASE_DIR / "var"))).resolve()
+
+# A development key is fine on a developer's machine and refused in production above.
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "development-only-key-never-used-in-production")
+DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "casino",
+    "games",
+    "devices",
+    "workers",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+WSGI_APPLICATION = "casino.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # The web server, the worker and beat share one file: wait for locks rather than
+    # fail, take the write lock at BEGIN, and let readers run beside a writer (WAL).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("CASINO_TIME_ZONE", "America/New_York")  # Pennsylvania
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(DATA_DIR / "static")))
+if not PRODUCTION:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # collectstatic fills it in production
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- REST API -------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "COERCE_DECIMAL_TO_STRING": True,
+}
+
+# --- Celery ---------------------------------------------------------------------------
+# The embedded broker: kombu's filesystem transport (docs/adr/0001-embedded-broker.md).
+BROKER_DIR = DATA_DIR / "broker"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost/")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    for _folder in ("queue", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+        "polling_interval": 0.1,  # seconds between looks at the folder (kombu: 1.0)
+    }
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # An unacknowledged task comes back after this many seconds (kombu's default is an
+    # hour); the outbox sweep of later issues does not depend on it.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True  # no result backend: nobody reads results
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 120)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 100)
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Queues by workload, so a flood of one cannot starve the others.
+CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default")
+# Each queue its own exchange and routing key: a message reaches exactly one queue.
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in CELERY_QUEUE_NAMES]
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "settlement.*": {"queue": "settlement"},
+    "monitoring.*": {"queue": "monitoring"},
+}
+CELERY_BEAT_SCHEDULE = {
+    "worker-ping-round": {
+        "task": "monitoring.worker_ping_round",
+        "schedule": env_int("CASINO_WORKER_PING_SECONDS", 60),
+    },
+}
+
+# --- Security -------------------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("CASINO_LOG_LEVEL", "INFO")},
+}

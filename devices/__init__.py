@@ -1,0 +1,1 @@
+"""Devices: the registry of shakers, sensors and random number generators (issue 8)."""

@@ -1,0 +1,104 @@
+"""The settings profiles, each run in a fresh interpreter as an operator would."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_KEY = "k7Qm2vXr9Lp4Wn8Zt3Hc6Jd1Fb5Gs0Ye-Ua8Ri2Oe7Tw4Yq9Pz3Xv6Mn1Bc5Dl0Kj"
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    clean.pop("CELERY_BROKER_URL", None)
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
+    env = {
+        "DJANGO_ENV": "production",
+        "DJANGO_SECRET_KEY": GOOD_KEY,
+        "DJANGO_ALLOWED_HOSTS": "floor.example.com",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "CASINO_DATA_DIR": str(tmp_path),
+    }
+    env.update(overrides)
+    return {k: v for k, v in env.items() if v}
+
+
+def test_production_profile_passes_check_deploy_with_no_warnings(tmp_path):
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "System check identified no issues (0 silenced)." in done.stdout
+
+
+@pytest.mark.parametrize(
+    "missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL"]
+)
+def test_production_profile_refuses_to_start_without(tmp_path, missing):
+    done = manage("check", **production_env(tmp_path, **{missing: ""}))
+    assert done.returncode != 0
+    assert "DJANGO_ENV=production refuses to start without" in done.stderr
+    assert missing in done.stderr
+
+
+def test_unknown_profile_is_refused_by_name(tmp_path):
+    done = manage("check", DJANGO_ENV="staging", CASINO_DATA_DIR=str(tmp_path))
+    assert done.returncode != 0
+    assert "DJANGO_ENV='staging'" in done.stderr
+
+
+def test_development_default_is_sqlite_and_the_filesystem_broker(tmp_path):
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE']);"
+        "print(s.DATABASES['default']['NAME']);"
+        "print(s.CELERY_BROKER_URL)"
+    )
+    done = manage("shell", "--no-imports", "-c", code, CASINO_DATA_DIR=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    engine, name, broker = done.stdout.split()
+    assert engine == "django.db.backends.sqlite3"
+    assert name == str(tmp_path / "db.sqlite3")
+    assert broker.startswith("filesystem://")
+    assert (tmp_path / "broker" / "queue").is_dir()
+
+
+def test_database_url_and_broker_url_switch_to_postgresql_and_redis(tmp_path):
+    code = (
+        "from django.conf import settings as s;"
+        "d = s.DATABASES['default'];"
+        "print(d['ENGINE'], d['NAME'], d['HOST'], d['PORT']);"
+        "print(s.CELERY_BROKER_URL)"
+    )
+    done = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        code,
+        CASINO_DATA_DIR=str(tmp_path),
+        DATABASE_URL="postgres://postgres@db.example:5432/floor",
+        CELERY_BROKER_URL="redis://cache.example:6379/2",
+    )
+    assert done.returncode == 0, done.stderr
+    db_line, broker_line = done.stdout.strip().splitlines()
+    assert db_line == "django.db.backends.postgresql floor db.example 5432"
+    assert broker_line == "redis://cache.example:6379/2"
+
+
+def test_a_bad_boolean_names_the_variable(tmp_path):
+    done = manage("check", DJANGO_DEBUG="maybe", CASINO_DATA_DIR=str(tmp_path))
+    assert done.returncode != 0
+    assert "DJANGO_DEBUG='maybe'" in done.stderr
