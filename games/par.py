@@ -1,0 +1,112 @@
+"""Exact PAR sheets: every wager's outcome probabilities and house edge.
+
+    python -m games.par GAME [--option NAME=VALUE ...] [--json]
+
+Rational arithmetic throughout (enumeration or absorbing Markov chains, never
+simulation); see ../shared/SCENARIOS.md, "PAR sheets".
+"""
+
+import argparse
+import json
+import sys
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+from games.rules.core import MalformedInput, ParRecord
+from games.rules.registry import ENGINE_MODULES, engine_get
+
+FORMAT = 1
+
+
+def fraction_text(value: Fraction) -> str:
+    """``7/495``, ``1``, ``-1``: exact, as the PAR format writes fractions."""
+    return str(value)
+
+
+def fraction_decimal(value: Fraction, places: int = 10) -> str:
+    """The fraction as a decimal string rounded half-even to `places` places."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        return str(exact.quantize(Decimal(1).scaleb(-places)))
+
+
+def par_document(game: str, raw_options: dict[str, object]) -> dict[str, object]:
+    """The PAR sheet of a game under Rules Submission options, as a JSON-ready dict."""
+    if not isinstance(game, str) or game not in ENGINE_MODULES:
+        known = ", ".join(sorted(ENGINE_MODULES))
+        raise MalformedInput("game", f"unknown game {game!r}; known: {known}")
+    engine = engine_get(game)
+    options = engine.parse_options(raw_options)
+    return {
+        "format": FORMAT,
+        "game": game,
+        "options": engine.describe_options(options),
+        "wagers": [_record(r) for r in engine.par_sheet(options)],
+    }
+
+
+def _record(record: ParRecord) -> dict[str, object]:
+    return {
+        "kind": record.kind,
+        "house_edge": fraction_decimal(record.house_edge),
+        "house_edge_exact": fraction_text(record.house_edge),
+        "outcomes": [
+            {
+                "name": o.name,
+                "probability": fraction_text(o.probability),
+                "net": fraction_text(o.net),
+            }
+            for o in record.outcomes
+        ],
+    }
+
+
+def render_text(document: dict[str, object]) -> str:
+    """A table for people: kind, house edge in percent, exact house edge."""
+    lines = [f"PAR sheet: {document['game']}"]
+    options = document["options"]
+    assert isinstance(options, dict)
+    lines += [f"  {name} = {value}" for name, value in options.items()]
+    lines.append("")
+    lines.append(f"{'wager':<28} {'house edge':>12}  exact")
+    for wager in document["wagers"]:  # type: ignore[union-attr]
+        percent = Decimal(wager["house_edge"]) * 100
+        lines.append(f"{wager['kind']:<28} {percent:>11.4f}%  {wager['house_edge_exact']}")
+    return "\n".join(lines)
+
+
+def parse_option_args(pairs: list[str]) -> dict[str, object]:
+    """``NAME=VALUE`` pairs from the command line into a raw options mapping."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise MalformedInput("--option", f"{pair!r} is not NAME=VALUE")
+        options[name] = value
+    return options
+
+
+def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
+    """Print a game's PAR sheet; exit 2 with a one-line error on bad arguments."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    parser = argparse.ArgumentParser(prog="python -m games.par", description=__doc__)
+    parser.add_argument("game", help=f"one of: {', '.join(sorted(ENGINE_MODULES))}")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--json", action="store_true", help="print the JSON document")
+    args = parser.parse_args(argv)
+    try:
+        document = par_document(args.game, parse_option_args(args.option))
+    except MalformedInput as error:
+        print(f"error: {error}", file=stderr)
+        return 2
+    if args.json:
+        json.dump(document, stdout, indent=2, ensure_ascii=False)
+        stdout.write("\n")
+    else:
+        print(render_text(document), file=stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Money is Decimal dollars. Rounding and breakage are named functions, used everywhere."""
+
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
+
+from games.rules.core.errors import MalformedInput
+
+CENT = Decimal("0.01")
+QUARTER = Decimal("0.25")
+
+
+def parse_amount(value: object, field: str) -> Decimal:
+    """A dollar amount from a decimal string or an int; floats and junk are refused."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise MalformedInput(field, 'an amount must be a decimal string such as "12.50"')
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise MalformedInput(field, f"{value!r} is not a decimal amount") from None
+    if not amount.is_finite():
+        raise MalformedInput(field, f"{value!r} is not a finite amount")
+    return amount
+
+
+def round_down_to_cent(amount: Decimal) -> Decimal:
+    """Payouts are exact at the posted odds, then rounded down to the cent (breakage)."""
+    return amount.quantize(CENT, rounding=ROUND_FLOOR)
+
+
+def round_up_to_quarter(amount: Decimal) -> Decimal:
+    """Round up to the next 25 cents, as the Pai Gow vigorish is (§ 621a.8(k))."""
+    quarters = (amount / QUARTER).to_integral_value(rounding=ROUND_CEILING)
+    return (quarters * QUARTER).quantize(CENT)
+
+
+def format_money(amount: Decimal) -> str:
+    """Dollars with two decimals, as every output shows them: ``"-10.00"``."""
+    return str(amount.quantize(CENT))
+
+
+def has_whole_cents(amount: Decimal) -> bool:
+    """True when the amount is a whole number of cents."""
+    return amount == amount.quantize(CENT)
