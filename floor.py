@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Set up and run the casino floor on this machine, or run its tests.
+
+    python3 floor.py            virtualenv, install, migrate, load the demo floor, then run
+                                the web server, a Celery worker and Celery beat together;
+                                Ctrl-C stops all three
+    python3 floor.py test       virtualenv, install, then the whole test suite
+                                (further arguments go to pytest)
+
+Standard library only: it runs before anything is installed. The embedded default
+(SQLite and kombu's filesystem broker under ./var) needs no server; DATABASE_URL and
+CELERY_BROKER_URL switch to PostgreSQL and Redis.
+"""
+
+from __future__ import annotations  # a clear message below, even on an old Python
+
+import argparse
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+REQUIREMENTS = ROOT / "requirements.txt"
+STAMP = VENV / ".requirements.sha256"
+QUEUES = "settlement,monitoring,default"
+
+
+def venv_python() -> Path:
+    """The virtualenv's interpreter."""
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def say(message: str) -> None:
+    print(f"floor | {message}", flush=True)
+
+
+def ensure_venv() -> Path:
+    """Create ./.venv and install requirements.txt into it, again only when it changes."""
+    if sys.version_info < (3, 11):  # noqa: UP036 - the bootstrap runs on any python3
+        sys.exit(f"floor: Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
+    python = venv_python()
+    if not python.exists():
+        say(f"creating the virtualenv {VENV}")
+        venv.create(VENV, with_pip=True)
+    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text().strip() != digest:
+        say("installing requirements.txt (a minute or two the first time)")
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+             "-r", str(REQUIREMENTS)],
+            check=True,
+        )  # fmt: skip
+        STAMP.write_text(digest)
+    return python
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    """The whole test suite, in the virtualenv."""
+    python = ensure_venv()
+    return subprocess.call([str(python), "-m", "pytest", *pytest_args], cwd=ROOT)
+
+
+class Floor:
+    """The web server, a worker and beat as child processes, stopped together."""
+
+    def __init__(self, python: Path, host: str, port: int) -> None:
+        self.python = str(python)
+        self.base = f"http://{host}:{port}"
+        self.commands = {
+            "web": [self.python, "manage.py", "runserver", f"{host}:{port}", "--noreload"],
+            "worker": [self.python, "-m", "celery", "-A", "casino", "worker", "-Q", QUEUES,
+                       "-n", "floor-worker@%h", "--concurrency", "2", "-l", "INFO"],
+            "beat": [self.python, "-m", "celery", "-A", "casino", "beat", "-l", "INFO"],
+        }  # fmt: skip
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.stopping = threading.Event()
+
+    def start(self) -> None:
+        """Start every process, each in its own session so Ctrl-C reaches only us."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        for name, command in self.commands.items():
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+            self.processes[name] = process
+            threading.Thread(target=self._relay, args=(name, process), daemon=True).start()
+        threading.Thread(target=self._announce, daemon=True).start()
+
+    def _relay(self, name: str, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            sys.stdout.write(f"{name:<6} | {line.decode(errors='replace')}")
+            sys.stdout.flush()
+
+    def _announce(self) -> None:
+        """Once the admin answers and a worker has run a task, say where everything is."""
+        deadline = time.monotonic() + 120
+        while not self.stopping.is_set():
+            try:
+                with urllib.request.urlopen(f"{self.base}/admin/login/", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                say("the web server did not answer within two minutes")
+                return
+            time.sleep(0.5)
+        ping = subprocess.run(
+            [self.python, "manage.py", "ping_workers", "--timeout", "60"],
+            cwd=ROOT, capture_output=True, text=True,
+        )  # fmt: skip
+        if self.stopping.is_set():
+            return
+        banner = [
+            "",
+            "The floor is running.",
+            f"  Admin: {self.base}/admin/",
+            f"  API:   {self.base}/api/",
+            "  Login: demo / demo-floor",
+            *(f"  Worker check, {line}" for line in ping.stdout.splitlines()),
+            *(f"  {line}" for line in ping.stderr.splitlines()[-1:]),
+            "Ctrl-C stops the web server, the worker and beat.",
+            "",
+        ]
+        print("\n".join(f"floor | {line}" for line in banner), flush=True)
+
+    def wait(self) -> int:
+        """Until Ctrl-C (0) or until one process dies on its own (1)."""
+        while not self.stopping.is_set():
+            for name, process in self.processes.items():
+                code = process.poll()
+                if code is not None:
+                    say(f"{name} exited with code {code}; stopping the others")
+                    self.stop()
+                    return 1
+            time.sleep(0.3)
+        return 0
+
+    def stop(self) -> None:
+        """SIGTERM to each process (a worker's warm shutdown), SIGKILL after 20 seconds."""
+        self.stopping.set()
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        for name, process in self.processes.items():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                say(f"{name} did not stop in time; killing it")
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def run_floor(host: str, port: int) -> int:
+    """Set everything up, then run the floor in the foreground until Ctrl-C."""
+    python = ensure_venv()
+    for step in (["migrate", "--noinput"], ["load_demo_floor"]):
+        subprocess.run([str(python), "manage.py", *step], cwd=ROOT, check=True)
+    floor = Floor(python, host, port)
+
+    def interrupted(signum: int, frame: object) -> None:
+        if not floor.stopping.is_set():
+            say("stopping the web server, the worker and beat")
+            floor.stopping.set()
+
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
+    floor.start()
+    code = floor.wait()
+    floor.stop()
+    say("stopped")
+    return code
+
+
+def main(argv: list[str]) -> int:
+    """``floor.py [--host H] [--port P]`` runs the floor; ``floor.py test [ARGS]`` tests."""
+    if argv[:1] == ["test"]:
+        return run_tests(argv[1:])
+    parser = argparse.ArgumentParser(prog="python3 floor.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default=os.environ.get("FLOOR_HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("FLOOR_PORT", "8000")))
+    args = parser.parse_args(argv)
+    try:
+        return run_floor(args.host, args.port)
+    except subprocess.CalledProcessError as error:
+        say(f"{' '.join(map(str, error.cmd[1:]))} failed with code {error.returncode}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
