@@ -1,0 +1,98 @@
+"""The Sic Bo table as an immutable value, and what each event does to it.
+
+A round is ``wagers`` (one or more steps: each adds wagers to the layout) then a
+``throw`` that decides every wager on the layout (§ 625a.4(c)), or a ``no_roll``
+(§ 625a.7(a)) or ``shaker_malfunction`` (§ 625a.7(c)) that returns them all.
+"""
+
+from dataclasses import dataclass
+
+from games.rules.core import (
+    MalformedInput,
+    Rejection,
+    RuleViolation,
+    StepOutcome,
+    cite,
+)
+from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.sic_bo.options import SicBoOptions
+from games.rules.sic_bo.settlement import return_wagers, settle_throw, throw_from_faces
+from games.rules.sic_bo.wagers import PlacedWager, bet_from_kind, check_amount, table_limit_error
+
+
+@dataclass(frozen=True)
+class SicBoTable:
+    """The wagers on the layout, in the order placed, and every wager id ever taken."""
+
+    layout: tuple[PlacedWager, ...] = ()
+    wager_ids: frozenset[str] = frozenset()
+
+
+def wagers_place(
+    options: SicBoOptions, table: SicBoTable, payload: object
+) -> tuple[SicBoTable, StepOutcome]:
+    """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
+    placed = list(table.layout)
+    ids = set(table.wager_ids)
+    accepted: list[str] = []
+    rejected: list[Rejection] = []
+    for wager in parse_wagers(payload, "wagers"):
+        if wager.id in ids:
+            rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
+            continue
+        try:
+            bet = bet_from_kind(wager.kind)
+            check_amount(wager.amount)
+        except RuleViolation as violation:
+            rejected.append(Rejection(violation.message, wager.id, cite=violation.cite))
+            continue
+        limit_error = table_limit_error(wager.amount, options)
+        if limit_error is not None:
+            rejected.append(Rejection(limit_error, wager.id))
+            continue
+        placed.append(PlacedWager(wager, bet))
+        ids.add(wager.id)
+        accepted.append(wager.id)
+    new_table = SicBoTable(tuple(placed), frozenset(ids))
+    return new_table, StepOutcome(accepted=tuple(accepted), rejected=tuple(rejected))
+
+
+def dice_throw(table: SicBoTable, payload: object) -> tuple[SicBoTable, StepOutcome]:
+    """The three dice entered into the electrical device settle every wager (§ 625a.5(d), (e))."""
+    faces = parse_dice(payload, "throw")
+    try:
+        dice = throw_from_faces(faces)
+    except RuleViolation as violation:
+        # An impossible throw settles nothing: the wagers stay on the layout.
+        return table, StepOutcome(rejected=(Rejection(violation.message, cite=violation.cite),))
+    resolutions = settle_throw(table.layout, dice)
+    summary = {"dice": list(dice), "total": sum(dice)}
+    return SicBoTable((), table.wager_ids), StepOutcome(resolutions=resolutions, extra=summary)
+
+
+def no_roll(table: SicBoTable, payload: object) -> tuple[SicBoTable, StepOutcome]:
+    """§ 625a.7(a): a die not flat on the bottom of the shaker; every wager is returned."""
+    _require_true(payload, "no_roll")
+    resolutions = return_wagers(table.layout, "625a.7(a)")
+    return SicBoTable((), table.wager_ids), StepOutcome(resolutions=resolutions)
+
+
+def shaker_malfunction(
+    options: SicBoOptions, table: SicBoTable, payload: object
+) -> tuple[SicBoTable, StepOutcome]:
+    """§ 625a.7(c): the automated shaker fails when activated: void round, wagers returned."""
+    _require_true(payload, "shaker_malfunction")
+    if options.shaker != "automated":
+        rejection = Rejection(
+            "Only an automated Sic Bo shaker can void a round by malfunctioning; "
+            "this table uses a manual shaker",
+            cite=cite("625a.7(c)"),
+        )
+        return table, StepOutcome(rejected=(rejection,))
+    resolutions = return_wagers(table.layout, "625a.7(c)")
+    return SicBoTable((), table.wager_ids), StepOutcome(resolutions=resolutions)
+
+
+def _require_true(payload: object, field: str) -> None:
+    if payload is not True:
+        raise MalformedInput(field, "must be true")
