@@ -76,6 +76,13 @@ def render_text(document: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def render(document: dict[str, object], *, as_json: bool) -> str:
+    """The PAR document as JSON, or as a table for people."""
+    if as_json:
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    return render_text(document)
+
+
 def parse_option_args(pairs: list[str]) -> dict[str, object]:
     """``NAME=VALUE`` pairs from the command line into a raw options mapping."""
     options: dict[str, object] = {}
@@ -100,11 +107,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     except MalformedInput as error:
         print(f"error: {error}", file=stderr)
         return 2
-    if args.json:
-        json.dump(document, stdout, indent=2, ensure_ascii=False)
-        stdout.write("\n")
-    else:
-        print(render_text(document), file=stdout)
+    stdout.write(render(document, as_json=args.json) + "\n")
     return 0
 
 

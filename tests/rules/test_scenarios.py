@@ -12,6 +12,8 @@ the regulation (its own examples where it has them), never copied from a run:
 `rejected` names wager ids, or step indexes for a rejected event. A resolution
 matches on the keys it gives (cite is checked when given). Steps not listed are
 not checked; listed `resolutions` must be exactly the wagers decided, in order.
+Any other key of an expected step (a state summary such as ``field``, a
+``payout_limit`` note) must equal the step's key of that name.
 """
 
 import json
@@ -44,5 +46,8 @@ def test_scenario_file(path: Path) -> None:
             ], f"{where}: {got['resolutions']}"
             for have, want in zip(got["resolutions"], wanted["resolutions"], strict=True):
                 assert {k: have.get(k) for k in want} == want, where
+        for key, value in wanted.items():
+            if key not in ("step", "accepted", "rejected", "resolutions"):
+                assert got.get(key) == value, f"{where}: {key}"
     if "open" in expect:
         assert result["open"] == expect["open"], path.name
