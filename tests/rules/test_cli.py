@@ -113,3 +113,12 @@ def test_par_refuses_an_unknown_game_or_option_with_exit_2():
     done = run("games.par", "sic_bo", "--option", "colour=red")
     assert done.returncode == 2
     assert done.stderr.startswith("error: options.colour")
+
+
+@pytest.mark.parametrize("amount", ["1e30", "-1e30", "99999999999999999999999999999999"])
+def test_a_huge_amount_is_malformed_not_a_crash(amount):
+    wager = {"id": "w1", "player": "p1", "kind": "small", "amount": amount}
+    done = run("games.scenario", stdin=json.dumps({**SIC_BO_ROUND, "steps": [{"wagers": [wager]}]}))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: steps[0].wagers[0].amount: ")
+    assert "too large" in done.stderr

@@ -575,7 +575,8 @@ def test_675a_5_e_payout_limit_across_several_wagers_of_one_player():
                 ]
             },
             {"throw": [2, 2, 2, 2, 2, 2, 2, 2, 3, 4]},
-        ]
+        ],
+        payout_limit="50000",
     )
     step = result["steps"][1]
     got = by_id(step)
@@ -631,7 +632,8 @@ def test_675a_5_e_payout_limit_counts_the_first_roll_and_the_extra_roll_together
             },
             {"throw": [1, 1, 1, 1, 1, 1, 1, 2, 3, 4]},
             {"extra_roll": [1, 5, 6]},
-        ]
+        ],
+        payout_limit="50000",
     )
     first = by_id(result["steps"][1])
     assert first["w1"]["net"] == "360.00" and first["w2"]["net"] == "48000.00"
@@ -654,6 +656,7 @@ def test_675a_6_l_payout_limit_in_the_six_dice_game():
             {"throw": [2, 2, 2, 2, 2, 2]},
         ],
         dice=6,
+        payout_limit="50000",
     )
     got = by_id(result["steps"][1])
     assert got["w1"]["payout_limit_reduction"] == "13.42"
@@ -696,9 +699,10 @@ def test_no_payout_limit_when_none_established():
 
 
 def test_options_defaults_described():
+    # § 675a.5(e): no aggregate payout limit unless the Rules Submission specifies one.
     assert ENGINE.describe_options(ENGINE.parse_options({})) == {
         "dice": 10,
-        "payout_limit": "50000.00",
+        "payout_limit": "none",
         "min_wager": "5.00",
         "max_wager": "500.00",
     }
@@ -714,13 +718,16 @@ def test_675a_5_e_limit_floor_is_the_most_won_at_the_minimum_wager_when_greater(
     # Ten dice: Pip Street on the 2 (6 to 1) and the eight circle (5,000 to 1) both win
     # on eight 2s: 5,006 units. At a $20 minimum, 100,120 > 50,000.
     assert most_won_per_unit(10) == 5006
-    options = ENGINE.parse_options({"min_wager": "20"})
+    options = ENGINE.parse_options({"min_wager": "20", "payout_limit": "100120"})
     assert options.payout_limit == Decimal("100120")
     with pytest.raises(MalformedInput):
         ENGINE.parse_options({"min_wager": "20", "payout_limit": "100119.99"})
     # Six dice: the 2 at 8 to 1 and six of a kind at 6,000 to 1: 6,008 units.
     assert most_won_per_unit(6) == 6008
-    assert ENGINE.parse_options({"dice": "6", "min_wager": 10}).payout_limit == Decimal("60080")
+    six = {"dice": "6", "min_wager": 10}
+    assert ENGINE.parse_options({**six, "payout_limit": "60080"}).payout_limit == Decimal("60080")
+    with pytest.raises(MalformedInput):
+        ENGINE.parse_options({**six, "payout_limit": "60079.99"})
 
 
 def test_options_from_strings_and_json_values():
@@ -825,3 +832,110 @@ def test_675a_6_b_3_six_dice_all_wagers_of_equal_value():
     assert step["accepted"] == ["w1", "w4"]
     assert rejected(step)["w2"]["cite"] == "58 Pa. Code § 675a.6(b)(3)"
     assert rejected(step)["w3"]["cite"] == "58 Pa. Code § 675a.6(d)"
+
+
+# --- Reviewer's hand-worked cases ----------------------------------------------------------
+
+
+def test_675a_4_f_2_ii_and_h_four_paid_first_then_two_more_fives_win_the_six_circle():
+    # Four 5s lead: Pip Street $10 at 4 to 1 -> 40.00; the four circle wins at 1 to 1 ->
+    # 10.00; the three circle can no longer win and is collected; five and six stay.
+    # Two more 5s among the six re-thrown dice: six-of-a-kind, $10 at 4 to 1 (§ 675a.5(d))
+    # -> 40.00; the five circle loses.
+    result = play(
+        [
+            {
+                "wagers": [
+                    wager("w1", "pip:5", "10"),
+                    wager("w2", "like_kind:3", "10"),
+                    wager("w3", "like_kind:4", "10"),
+                    wager("w4", "like_kind:5", "10"),
+                    wager("w5", "like_kind:6", "10"),
+                    wager("w6", "extra_roll", "10"),
+                ]
+            },
+            {"throw": [5, 5, 5, 5, 6, 6, 6, 1, 1, 4]},
+            {"extra_roll": [5, 5, 6, 6, 6, 2]},
+        ]
+    )
+    first = by_id(result["steps"][1])
+    assert {w: r["net"] for w, r in first.items()} == {
+        "w6": "-10.00",
+        "w1": "40.00",
+        "w2": "-10.00",
+        "w3": "10.00",
+    }
+    assert first["w2"]["cite"] == "58 Pa. Code § 675a.4(f)(2)(ii)"
+    extra = by_id(result["steps"][2])
+    assert extra["w4"]["net"] == "-10.00" and extra["w4"]["cite"] == "58 Pa. Code § 675a.4(h)"
+    assert extra["w5"]["net"] == "40.00" and extra["w5"]["cite"] == "58 Pa. Code § 675a.5(d)"
+
+
+def test_675a_4_h_three_of_another_face_on_the_extra_roll_does_not_make_three_aces():
+    # Two aces lead (four pairs, two singles). The eight re-thrown dice show three 2s and
+    # no ace: still two aces, so the three circle loses on the Extra Roll.
+    result = play(
+        [
+            {
+                "wagers": [
+                    wager("w1", "pip:1", "5"),
+                    wager("w2", "like_kind:3", "5"),
+                    wager("w3", "extra_roll", "5"),
+                ]
+            },
+            {"throw": [1, 1, 2, 2, 3, 3, 4, 4, 5, 6]},
+            {"extra_roll": [2, 2, 2, 3, 4, 5, 6, 6]},
+        ]
+    )
+    extra = by_id(result["steps"][2])
+    assert extra["w2"]["net"] == "-5.00" and extra["w2"]["cite"] == "58 Pa. Code § 675a.4(h)"
+
+
+def test_675a_5_e_limit_reached_on_the_first_roll_leaves_the_extra_roll_win_at_zero():
+    # Seven aces at $125: Pip Street 3 to 1 = 375 and the seven circle 400 to 1 = 50,000;
+    # 50,375 is 375 over. Shares: 375*375/50375 = 2.79 (2.7915..), 375*50000/50375 =
+    # 372.20 (372.208..), the leftover cent to the largest: 372.21. Nets 372.21 and
+    # 49,627.79. One more ace: the eight circle 50 to 1 = 6,250, all of it over the limit
+    # already reached, so it wins 0.00.
+    result = play(
+        [
+            {
+                "wagers": [
+                    wager("w1", "pip:1", "125"),
+                    wager("w2", "like_kind:7", "125"),
+                    wager("w3", "like_kind:8", "125"),
+                    wager("w4", "extra_roll", "125"),
+                ]
+            },
+            {"throw": [1, 1, 1, 1, 1, 1, 1, 2, 3, 4]},
+            {"extra_roll": [1, 5, 6]},
+        ],
+        payout_limit="50000",
+    )
+    first = by_id(result["steps"][1])
+    assert first["w1"]["net"] == "372.21" and first["w1"]["payout_limit_reduction"] == "2.79"
+    assert first["w2"]["net"] == "49627.79"
+    assert first["w2"]["payout_limit_reduction"] == "372.21"
+    extra = by_id(result["steps"][2])
+    assert extra["w3"] == {
+        "wager": "w3",
+        "result": "win",
+        "net": "0.00",
+        "cite": "58 Pa. Code § 675a.5(d)",
+        "payout_limit_reduction": "6250.00",
+    }
+
+
+def test_675a_6_j_k_tie_of_pairs_goes_to_the_higher_rank_with_six_dice():
+    # Two 3s and two 4s: the 4 outranks the 3. $5.55 at 5 to 1 -> 27.75; the pair circle
+    # $5.55 at 1 to 2 -> 2.775, rounded down to 2.77.
+    result = play(
+        [
+            {"wagers": [wager("w1", "pip:4", "5.55"), wager("w2", "like_kind:2", "5.55")]},
+            {"throw": [3, 3, 4, 4, 5, 6]},
+        ],
+        dice=6,
+    )
+    got = by_id(result["steps"][1])
+    assert got["w1"]["net"] == "27.75" and got["w1"]["cite"] == "58 Pa. Code § 675a.6(j)"
+    assert got["w2"]["net"] == "2.77" and got["w2"]["cite"] == "58 Pa. Code § 675a.6(k)"

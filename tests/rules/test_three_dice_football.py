@@ -239,6 +239,14 @@ def test_661a_3_d_7_over_four_yards_wager_and_its_trips_td_odds():
     assert wins("over_four", 2, 2, 2) == "7 to 1"  # Trips TD (§ 661a.8(b))
 
 
+def test_661a_8_b_over_four_trips_td_of_5s_and_6s_pays_7_to_1_not_1_to_1():
+    # 5-5-5 gains 10 - 5 = 5 and 6-6-6 gains 12 - 6 = 6 by the dice: both are also
+    # "5 yards or more", but the Trips TD line of § 661a.8(b) is the one paid.
+    assert wins("over_four", 5, 5, 5) == "7 to 1"
+    assert wins("over_four", 6, 6, 6) == "7 to 1"
+    assert wins("big_play", 6, 6, 6) == "4 to 1"  # 6 yards, but a Trips TD
+
+
 def test_661a_3_d_8_under_four_yards_wager_three_or_less_penalty_or_turnover():
     assert wins("under_four", 3, 3, 3) is None  # "A Trips TD does not qualify"
     assert wins("under_four", 2, 2, 1) == "1 to 1"  # 3 yards

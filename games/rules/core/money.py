@@ -6,6 +6,9 @@ from games.rules.core.errors import MalformedInput
 
 CENT = Decimal("0.01")
 QUARTER = Decimal("0.25")
+# No wager, limit or payout comes near a trillion dollars; larger is a typing error, and
+# refusing it keeps every later quantize within Decimal's 28 digits.
+LARGEST_AMOUNT = Decimal("1000000000000")
 
 
 def parse_amount(value: object, field: str) -> Decimal:
@@ -18,6 +21,8 @@ def parse_amount(value: object, field: str) -> Decimal:
         raise MalformedInput(field, f"{value!r} is not a decimal amount") from None
     if not amount.is_finite():
         raise MalformedInput(field, f"{value!r} is not a finite amount")
+    if abs(amount) >= LARGEST_AMOUNT:
+        raise MalformedInput(field, f"{value!r} is too large for an amount in dollars")
     return amount
 
 

@@ -6,9 +6,10 @@ Options (Rules Submission choices and table limits; JSON values or strings):
   Default ``10``.
 - ``payout_limit``: the aggregate payout limit per player per round of § 675a.5(e) and
   § 675a.6(l), an amount, or ``"none"`` when the certificate holder established none.
-  Default: the lowest limit the text allows, $50,000 or the most one patron could win in
-  a round betting the minimum wager, whichever is greater ($50,000 at the default
-  minimum). A lower amount is refused. Millionaire Row winnings are never limited.
+  Default ``"none"``: the limit exists only "if specified in its Rules Submission". An
+  amount below the lowest limit the text allows ($50,000 or the most one patron could
+  win in a round betting the minimum wager, whichever is greater) is refused.
+  Millionaire Row winnings are never limited.
 - ``min_wager``: the table minimum for every wager but Millionaire Row. Default ``"5"``.
 - ``max_wager``: the table maximum for every wager but Millionaire Row. Default ``"500"``.
 

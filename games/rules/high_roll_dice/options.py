@@ -40,7 +40,8 @@ def parse_options(raw: Mapping[str, object]) -> Options:
     if max_wager < min_wager:
         raise MalformedInput("options.max_wager", "may not be less than min_wager")
     minimum = payout_limit_minimum(dice, min_wager)
-    payout_limit = _payout_limit(raw.get("payout_limit", minimum), minimum, dice)
+    # § 675a.5(e): a limit exists only "if specified in its Rules Submission".
+    payout_limit = _payout_limit(raw.get("payout_limit", NO_LIMIT), minimum, dice)
     return Options(dice, payout_limit, min_wager, max_wager)
 
 
