@@ -16,7 +16,7 @@ Options (Rules Submission choices and table limits; JSON values or strings):
 Events: ``wagers``, ``throw`` (ten or six faces), ``extra_roll`` (the faces of the
 re-thrown dice). Wager kinds: ``pip:F``, ``like_kind:K``, ``no_match``, ``extra_roll``,
 ``millionaire:9``, ``millionaire:10`` (see ``wagers.py``). Our readings of what the text
-leaves open are in docs/regulations/high_roll_dice.md.
+leaves open are in docs/regulations.md.
 """
 
 from games.rules.high_roll_dice.engine import HighRollDiceEngine

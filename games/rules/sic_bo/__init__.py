@@ -18,7 +18,7 @@ Options (all optional):
                only an automated shaker can void a round by malfunctioning.
     min_wager  the table minimum posted at the table, an amount; default none.
     max_wager  the table maximum posted at the table, an amount; default none.
-Chapter 625a itself sets no wager limits; docs/regulations/sic_bo.md gives every reading.
+Chapter 625a itself sets no wager limits; docs/regulations.md gives every reading.
 """
 
 from games.rules.sic_bo.engine import SicBoEngine

@@ -57,7 +57,7 @@ def two_of_a_kind_wins(number: int, dice: Throw) -> bool:
 
     A three of a kind of that number also shows it on two of the three dice, and
     unlike § 625a.3(6) and (7) this paragraph does not make a three of a kind lose,
-    so it wins (docs/regulations/sic_bo.md).
+    so it wins (docs/regulations.md).
     """
     return dice.count(number) >= 2
 

@@ -1,8 +1,9 @@
 """Three Dice Football, 58 Pa. Code chapter 661a.
 
 The Quarterback throws two green Offensive Dice and one red Defensive Die each down
-(§ 661a.1); the Yard Marker starts on the 20 and a touchdown is scored by reaching the
-0 yard line (§ 661a.6). See docs/regulations/three_dice_football.md for every reading.
+(§ 661a.1); the Yard Marker starts on the 20 and a touchdown is scored when the 0 yard
+line is reached (§ 661a.1 "Touchdown"; our reading of "passed" and every other reading
+is in docs/regulations.md).
 
 Events (../shared/SCENARIOS.md): ``{"wagers": [...]}`` and
 ``{"throw": {"green": [g1, g2], "red": r}}``; the engine knows when a throw is the
