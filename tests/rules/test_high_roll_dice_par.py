@@ -35,6 +35,7 @@ def test_par_kinds_for_both_games():
         *(f"like_kind:{k}+extra" for k in range(2, 9)),
         "millionaire:9",
         "millionaire:10",
+        "extra_roll",
     ]
     assert list(records(6)) == [
         *(f"pip:{f}" for f in range(1, 7)),
@@ -125,3 +126,12 @@ def test_par_document_from_command_line_strings():
     assert document["options"]["dice"] == 6
     pip_ace = next(w for w in document["wagers"] if w["kind"] == "pip:1")
     assert pip_ace["house_edge_exact"] == "1913/7776"
+
+
+def test_675a_4_a_extra_roll_purchase_is_always_collected():
+    # A purchase, not a wager that can win: the house keeps every unit (edge exactly 1).
+    purchase = records(10)["extra_roll"]
+    assert [(o.name, o.probability, o.net) for o in purchase.outcomes] == [
+        ("collected", Fraction(1), Fraction(-1))
+    ]
+    assert purchase.house_edge == 1

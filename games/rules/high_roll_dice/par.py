@@ -108,4 +108,7 @@ def par_sheet(dice: int) -> tuple[ParRecord, ...]:
                 [("win", by_count.get(k, Fraction(0)), MILLIONAIRE_ROW[k].per_unit)],
             )
         )
+    # § 675a.4(a): the Extra Roll is a purchase, always collected; what it buys is in the
+    # like_kind:K+extra records, which leave the purchase out (SCENARIOS.md).
+    records.append(ParRecord("extra_roll", (ParOutcome("collected", Fraction(1), Fraction(-1)),)))
     return tuple(records)
