@@ -734,7 +734,7 @@ def test_options_from_strings_and_json_values():
     a = ENGINE.parse_options({"dice": "6", "min_wager": "10", "max_wager": 1000})
     b = ENGINE.parse_options({"dice": 6, "min_wager": 10, "max_wager": "1000"})
     assert a == b
-    assert a.dice == 6 and a.max_wager == Decimal("1000")
+    assert a.dice == 6 and a.limits.maximum == Decimal("1000")
 
 
 @pytest.mark.parametrize(

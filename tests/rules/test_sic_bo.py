@@ -449,11 +449,7 @@ def test_bad_options_are_malformed(raw: dict, field: str) -> None:
 
 
 def test_posted_table_limits_reject_wagers_outside_them() -> None:
-    assert _rejected("big", "4.99", min_wager="5") == (
-        "A Sic Bo wager may not be less than the table minimum of $5.00"
-    )
-    assert _rejected("big", "500.01", max_wager="500") == (
-        "A Sic Bo wager may not exceed the table maximum of $500.00"
-    )
+    assert _rejected("big", "4.99", min_wager="5") == ("The table minimum wager is $5.00.")
+    assert _rejected("big", "500.01", max_wager="500") == ("The table maximum wager is $500.00.")
     placed, _ = _round([_wager("w1", "big", "500")], [1, 2, 3], min_wager="5", max_wager="500")
     assert placed.accepted == ("w1",)

@@ -512,8 +512,8 @@ def test_table_limits_from_the_options():
     )
     assert outcomes[0].accepted == ("c",)
     assert [r.error for r in outcomes[0].rejected] == [
-        "The table minimum wager is $5",
-        "The table maximum wager is $500",
+        "The table minimum wager is $5.00.",
+        "The table maximum wager is $500.00.",
     ]
 
 

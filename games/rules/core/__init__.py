@@ -1,6 +1,7 @@
-"""What every engine shares: money, errors, wagers, resolutions, PAR records."""
+"""What every engine shares: money, errors, table limits, wagers, resolutions, PAR records."""
 
 from games.rules.core.errors import MalformedInput, RuleViolation
+from games.rules.core.limits import TableLimits, parse_table_limits
 from games.rules.core.money import (
     format_money,
     parse_amount,
@@ -25,10 +26,12 @@ __all__ = [
     "Resolution",
     "RuleViolation",
     "StepOutcome",
+    "TableLimits",
     "Wager",
     "cite",
     "format_money",
     "parse_amount",
+    "parse_table_limits",
     "round_down_to_cent",
     "round_up_to_quarter",
 ]

@@ -4,7 +4,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from games.rules.core import MalformedInput, format_money, parse_amount
+from games.rules.core import (
+    MalformedInput,
+    TableLimits,
+    format_money,
+    parse_amount,
+    parse_table_limits,
+)
 from games.rules.core.money import has_whole_cents
 from games.rules.high_roll_dice.payout_limit import payout_limit_minimum
 
@@ -22,8 +28,7 @@ class Options:
 
     dice: int
     payout_limit: Decimal | None
-    min_wager: Decimal
-    max_wager: Decimal
+    limits: TableLimits  # both always set: the defaults are $5 and $500
 
 
 def parse_options(raw: Mapping[str, object]) -> Options:
@@ -35,14 +40,14 @@ def parse_options(raw: Mapping[str, object]) -> Options:
                 f"options.{name}", f"is not a High Roll Dice option; known: {known}"
             )
     dice = _dice(raw.get("dice", DEFAULT_DICE))
-    min_wager = _table_limit(raw, "min_wager", DEFAULT_MIN_WAGER)
-    max_wager = _table_limit(raw, "max_wager", DEFAULT_MAX_WAGER)
-    if max_wager < min_wager:
-        raise MalformedInput("options.max_wager", "may not be less than min_wager")
-    minimum = payout_limit_minimum(dice, min_wager)
+    limits = parse_table_limits(
+        raw, default_minimum=DEFAULT_MIN_WAGER, default_maximum=DEFAULT_MAX_WAGER
+    )
+    assert limits.minimum is not None  # a default is given, so there is always a minimum
+    minimum = payout_limit_minimum(dice, limits.minimum)
     # § 675a.5(e): a limit exists only "if specified in its Rules Submission".
     payout_limit = _payout_limit(raw.get("payout_limit", NO_LIMIT), minimum, dice)
-    return Options(dice, payout_limit, min_wager, max_wager)
+    return Options(dice, payout_limit, limits)
 
 
 def describe_options(options: Options) -> dict[str, object]:
@@ -52,8 +57,7 @@ def describe_options(options: Options) -> dict[str, object]:
         "payout_limit": (
             NO_LIMIT if options.payout_limit is None else format_money(options.payout_limit)
         ),
-        "min_wager": format_money(options.min_wager),
-        "max_wager": format_money(options.max_wager),
+        **options.limits.describe(),
     }
 
 
@@ -63,13 +67,6 @@ def _dice(value: object) -> int:
     if isinstance(value, bool) or value not in DICE_CHOICES:
         raise MalformedInput("options.dice", "must be 10 (§ 675a.3) or 6 (§ 675a.6)")
     return int(value)  # type: ignore[call-overload]
-
-
-def _table_limit(raw: Mapping[str, object], name: str, default: Decimal) -> Decimal:
-    amount = parse_amount(raw.get(name, str(default)), f"options.{name}")
-    if amount <= 0 or not has_whole_cents(amount):
-        raise MalformedInput(f"options.{name}", "must be a positive amount in whole cents")
-    return amount
 
 
 def _payout_limit(value: object, minimum: Decimal, dice: int) -> Decimal | None:

@@ -128,10 +128,8 @@ def placement_refusal(
         # § 675a.2(e)(4): at most $1, so the table minimum does not bind it (our reading).
         if amount > MILLIONAIRE_ROW_MAXIMUM:
             return refuse("A Millionaire Row wager may not exceed $1.", "675a.2(e)(4)")
-    elif amount < options.min_wager:
-        return refuse(f"The table minimum wager is ${format_money(options.min_wager)}.")
-    elif amount > options.max_wager:
-        return refuse(f"The table maximum wager is ${format_money(options.max_wager)}.")
+    elif (limit_error := options.limits.refusal(amount)) is not None:
+        return refuse(limit_error)
 
     mine = [p for p in placed if p.wager.player == wager.player]
     pip_street = [p for p in mine if p.kind.area == PIP_STREET]

@@ -17,7 +17,7 @@ from games.rules.core import (
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.sic_bo.options import SicBoOptions
 from games.rules.sic_bo.settlement import return_wagers, settle_throw, throw_from_faces
-from games.rules.sic_bo.wagers import PlacedWager, bet_from_kind, check_amount, table_limit_error
+from games.rules.sic_bo.wagers import PlacedWager, bet_from_kind, check_amount
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,9 @@ def wagers_place(
         except RuleViolation as violation:
             rejected.append(Rejection(violation.message, wager.id, cite=violation.cite))
             continue
-        limit_error = table_limit_error(wager.amount, options)
+        # Chapter 625a sets no wager amounts: the posted limits are the certificate
+        # holder's own, so a refusal for them carries no 625a citation.
+        limit_error = options.limits.refusal(wager.amount)
         if limit_error is not None:
             rejected.append(Rejection(limit_error, wager.id))
             continue

@@ -8,9 +8,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from games.rules.core import RuleViolation, Wager, cite, format_money
+from games.rules.core import RuleViolation, Wager, cite
 from games.rules.core.money import has_whole_cents
-from games.rules.sic_bo.options import SicBoOptions
 from games.rules.sic_bo.paytables import PAYTABLE_625A_6
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -132,21 +131,3 @@ def check_amount(amount: Decimal) -> None:
         raise RuleViolation("A wager must be more than $0.00", cite("625a.4(a)"))
     if not has_whole_cents(amount):
         raise RuleViolation("A wager must be in whole cents", cite("625a.4(a)"))
-
-
-def table_limit_error(amount: Decimal, options: SicBoOptions) -> str | None:
-    """Why an amount is outside the posted table limits, or None when it is within them.
-
-    Chapter 625a sets no wager amounts; the limits are the certificate holder's own,
-    posted at the table, so a rejection for them carries no 625a citation.
-    """
-    if options.min_wager is not None and amount < options.min_wager:
-        return (
-            "A Sic Bo wager may not be less than the table minimum of "
-            f"${format_money(options.min_wager)}"
-        )
-    if options.max_wager is not None and amount > options.max_wager:
-        return (
-            f"A Sic Bo wager may not exceed the table maximum of ${format_money(options.max_wager)}"
-        )
-    return None

@@ -89,11 +89,8 @@ def placement_rejection(
             "661a.3(c)",
         )
     # The certificate holder's posted table limits; chapter 661a sets none.
-    if options.min_wager is not None and wager.amount < options.min_wager:
-        return _refuse(wager, f"The table minimum wager is ${options.min_wager}")
-    if options.max_wager is not None and wager.amount > options.max_wager:
-        return _refuse(wager, f"The table maximum wager is ${options.max_wager}")
-    return None
+    limit_error = options.limits.refusal(wager.amount)
+    return None if limit_error is None else _refuse(wager, limit_error)
 
 
 def _refuse(wager: Wager, error: str, section: str | None = None) -> Rejection:
