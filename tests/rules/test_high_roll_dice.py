@@ -295,7 +295,7 @@ def test_675a_3_a_face_of_seven_or_zero_rejected():
             [{"wagers": [wager("w1", "pip:6", "5")]}, {"throw": [6, 6, 6, 4, 4, 4, 2, 2, 1, face]}]
         )
         refusal = rejected(result["steps"][1])[1]
-        assert refusal["error"] == f"A die shows a face from 1 to 6; {face} is not a die face."
+        assert refusal["error"] == f"A die shows 1 to 6; {face} is not a face of a die."
         assert result["open"] == ["w1"]
 
 

@@ -299,8 +299,8 @@ def test_625a_7_c_a_manual_shaker_cannot_malfunction_the_round_void() -> None:
         ([1, 2], "Sic Bo is played with three dice; 2 were entered"),
         ([1, 2, 3, 4], "Sic Bo is played with three dice; 4 were entered"),
         ([], "Sic Bo is played with three dice; 0 were entered"),
-        ([1, 7, 3], "A die shows 1 through 6; 7 is not a face of a die"),
-        ([0, 2, 3], "A die shows 1 through 6; 0 is not a face of a die"),
+        ([1, 7, 3], "A die shows 1 to 6; 7 is not a face of a die."),
+        ([0, 2, 3], "A die shows 1 to 6; 0 is not a face of a die."),
     ],
 )
 def test_625a_2_a_impossible_throw_rejected_and_wagers_stay(dice: list[int], error: str) -> None:

@@ -608,7 +608,7 @@ def test_661a_4_a_a_face_of_7_or_0_is_rejected():
         assert after == state
         assert outcome.rejected[0].cite == cite("661a.4(a)")
     _, outcome = ENGINE.step(options, state, "throw", {"green": [1, 7], "red": 2})
-    assert outcome.rejected[0].error == "A die shows 1 to 6 spots; a face of 7 is impossible"
+    assert outcome.rejected[0].error == "A die shows 1 to 6; 7 is not a face of a die."
 
 
 @pytest.mark.parametrize(

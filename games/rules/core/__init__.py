@@ -1,5 +1,6 @@
 """What every engine shares: money, errors, table limits, wagers, resolutions, PAR records."""
 
+from games.rules.core.dice import DIE_FACES, die_face_refusal
 from games.rules.core.errors import MalformedInput, RuleViolation
 from games.rules.core.limits import TableLimits, parse_table_limits
 from games.rules.core.money import (
@@ -19,6 +20,7 @@ from games.rules.core.results import (
 )
 
 __all__ = [
+    "DIE_FACES",
     "MalformedInput",
     "ParOutcome",
     "ParRecord",
@@ -29,6 +31,7 @@ __all__ = [
     "TableLimits",
     "Wager",
     "cite",
+    "die_face_refusal",
     "format_money",
     "parse_amount",
     "parse_table_limits",

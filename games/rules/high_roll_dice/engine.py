@@ -12,6 +12,7 @@ from games.rules.core import (
     StepOutcome,
     Wager,
     cite,
+    die_face_refusal,
 )
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.high_roll_dice.options import Options, describe_options, parse_options
@@ -142,12 +143,8 @@ def _dice_refusal(faces: Sequence[int], wanted: int, what: str, section: str) ->
         return Rejection(
             f"The {what} must show {wanted} dice; {len(faces)} were given.", cite=cite(section)
         )
-    bad = [f for f in faces if not 1 <= f <= 6]
-    if bad:
-        return Rejection(
-            f"A die shows a face from 1 to 6; {bad[0]} is not a die face.", cite=cite(section)
-        )
-    return None
+    impossible = die_face_refusal(faces)
+    return Rejection(impossible, cite=cite(section)) if impossible else None
 
 
 def _first_throw(

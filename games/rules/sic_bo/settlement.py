@@ -9,12 +9,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from games.rules.core import Resolution, RuleViolation, Wager, cite, round_down_to_cent
+from games.rules.core import (
+    Resolution,
+    RuleViolation,
+    Wager,
+    cite,
+    die_face_refusal,
+    round_down_to_cent,
+)
 from games.rules.sic_bo.paytables import PAYTABLE_625A_6, Paytable
 from games.rules.sic_bo.wagers import (
     ANY_THREE_OF_A_KIND,
     BIG_BET,
-    FACES,
     ONE_OF_A_KIND,
     SMALL_BET,
     THREE_OF_A_KIND,
@@ -34,11 +40,9 @@ def throw_from_faces(faces: list[int]) -> Throw:
         raise RuleViolation(
             f"Sic Bo is played with three dice; {len(faces)} were entered", cite("625a.2(a)")
         )
-    for face in faces:
-        if face not in FACES:
-            raise RuleViolation(
-                f"A die shows 1 through 6; {face} is not a face of a die", cite("625a.2(a)")
-            )
+    impossible = die_face_refusal(faces)
+    if impossible:
+        raise RuleViolation(impossible, cite("625a.2(a)"))
     return (faces[0], faces[1], faces[2])
 
 

@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from games.rules.core import RuleViolation, Wager, cite
+from games.rules.core import DIE_FACES, RuleViolation, Wager, cite
 from games.rules.core.money import has_whole_cents
 from games.rules.sic_bo.paytables import PAYTABLE_625A_6
 
-FACES = (1, 2, 3, 4, 5, 6)
+FACES = tuple(DIE_FACES)
 
 
 @dataclass(frozen=True)

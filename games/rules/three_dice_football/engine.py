@@ -12,6 +12,7 @@ from games.rules.core import (
     StepOutcome,
     Wager,
     cite,
+    die_face_refusal,
 )
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.three_dice_football import options as football_options
@@ -158,12 +159,9 @@ def parse_throw(payload: object) -> Throw | Rejection:
             error=f"A throw has exactly two green Offensive Dice, not {len(green)}",
             cite=cite("661a.1"),
         )
-    for face in (*green, red):
-        if not 1 <= face <= 6:
-            return Rejection(
-                error=f"A die shows 1 to 6 spots; a face of {face} is impossible",
-                cite=cite("661a.4(a)"),
-            )
+    impossible = die_face_refusal((*green, red))
+    if impossible:
+        return Rejection(error=impossible, cite=cite("661a.4(a)"))
     return Throw((green[0], green[1]), red)
 
 
