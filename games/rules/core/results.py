@@ -43,11 +43,13 @@ class Resolution:
 
 @dataclass(frozen=True)
 class Rejection:
-    """A wager (`wager` set) or an event (`event` set) that the rules forbid now."""
+    """A wager (`wager` set) or, with no wager, the step's event that the rules forbid now.
+
+    The runner writes the step index of a rejected event; the engine does not know it.
+    """
 
     error: str
     wager: str | None = None
-    event: int | None = None
     cite: str | None = None
 
 
