@@ -12,6 +12,7 @@ ENGINE_MODULES: dict[str, str] = {
     "high_roll_dice": "games.rules.high_roll_dice",
     "sic_bo": "games.rules.sic_bo",
     "three_dice_football": "games.rules.three_dice_football",
+    "craps": "games.rules.craps",
 }
 
 

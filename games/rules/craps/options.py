@@ -1,0 +1,172 @@
+"""Craps Rules Submission options: the variant, limits, odds, vigorish, paytables, table type.
+
+Every option has a default (docs/scenarios.md). The defaults offer every wager the
+regulations allow on that table type, so an option is needed only to narrow the game:
+a paytable option of ``none`` means the certificate holder does not offer that wager.
+Values come from JSON (a scenario) or as strings (the PAR command line).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from games.rules.core import MalformedInput, TableLimits, parse_table_limits
+from games.rules.craps.paytables import BONUS_CRAPS, FIRE_BET, HOT_ROLLER, LUCKY_SHOOTER
+
+VARIANTS = ("craps", "mini_craps")
+TABLE_TYPES = ("manual", "hybrid", "electronic")
+VIG_COLLECTED = ("on_win", "on_placement")  # § 623a.5(g)(3)
+NOT_OFFERED = "none"
+MAX_ODDS_MULTIPLE = 10  # § 623a.6(e): "up to 10 times"
+MAX_VIG_PERCENT = Decimal(5)  # § 623a.5(g)(3): "a vigorish of up to 5%"
+DEFAULT_MIN_WAGER = Decimal("5")
+DEFAULT_MAX_WAGER = Decimal("5000")
+DEFAULT_ODDS_MULTIPLE = 3
+
+OPTION_NAMES = (
+    "variant",
+    "min_wager",
+    "max_wager",
+    "max_odds_multiple",
+    "buy_lay",
+    "vig_percent",
+    "vig_collected",
+    "fire_bet_paytable",
+    "hot_roller_paytable",
+    "lucky_shooter_paytable",
+    "bonus_craps_paytable",
+    "power_odds",
+    "table_type",
+)
+_PAYTABLE_CHOICES = {
+    "fire_bet_paytable": tuple(FIRE_BET),
+    "hot_roller_paytable": tuple(HOT_ROLLER),
+    "lucky_shooter_paytable": tuple(LUCKY_SHOOTER),
+    "bonus_craps_paytable": tuple(BONUS_CRAPS),
+}
+
+
+@dataclass(frozen=True)
+class CrapsOptions:
+    """The options in force; a paytable of None means that wager is not offered."""
+
+    variant: str = "craps"
+    limits: TableLimits = field(
+        default_factory=lambda: TableLimits(DEFAULT_MIN_WAGER, DEFAULT_MAX_WAGER)
+    )
+    max_odds_multiple: int = DEFAULT_ODDS_MULTIPLE
+    buy_lay: bool = True
+    vig_percent: Decimal = Decimal(5)
+    vig_collected: str = "on_win"
+    fire_bet_paytable: str | None = "A"
+    hot_roller_paytable: str | None = "A"
+    lucky_shooter_paytable: str | None = "A"
+    bonus_craps_paytable: str | None = "1"
+    power_odds: bool = True
+    table_type: str = "manual"
+
+    @property
+    def vig_rate(self) -> Fraction:
+        """The vigorish per unit wagered, exactly (5% -> 1/20)."""
+        return Fraction(self.vig_percent) / 100
+
+
+def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
+    """Options from a scenario (JSON values) or the PAR command line (strings)."""
+    for name in raw:
+        if name not in OPTION_NAMES:
+            raise MalformedInput(
+                f"options.{name}",
+                f"is not a Craps option; the options are {', '.join(OPTION_NAMES)}",
+            )
+    paytables = {
+        name: _paytable(raw, name, choices, getattr(CrapsOptions, name))
+        for name, choices in _PAYTABLE_CHOICES.items()
+    }
+    return CrapsOptions(
+        variant=_choice(raw, "variant", VARIANTS, "craps"),
+        limits=parse_table_limits(
+            raw, default_minimum=DEFAULT_MIN_WAGER, default_maximum=DEFAULT_MAX_WAGER
+        ),
+        max_odds_multiple=_odds_multiple(raw),
+        buy_lay=_flag(raw, "buy_lay", True),
+        vig_percent=_vig_percent(raw),
+        vig_collected=_choice(raw, "vig_collected", VIG_COLLECTED, "on_win"),
+        power_odds=_flag(raw, "power_odds", True),
+        table_type=_choice(raw, "table_type", TABLE_TYPES, "manual"),
+        **paytables,
+    )
+
+
+def describe_options(options: CrapsOptions) -> dict[str, object]:
+    """Every option with defaults filled in, JSON-ready (amounts as strings)."""
+    described: dict[str, object] = {
+        "variant": options.variant,
+        **options.limits.describe(),
+        "max_odds_multiple": options.max_odds_multiple,
+        "buy_lay": options.buy_lay,
+        "vig_percent": str(options.vig_percent),
+        "vig_collected": options.vig_collected,
+    }
+    for name in _PAYTABLE_CHOICES:
+        value = getattr(options, name)
+        described[name] = NOT_OFFERED if value is None else value
+    described["power_odds"] = options.power_odds
+    described["table_type"] = options.table_type
+    return described
+
+
+def _choice(raw: Mapping[str, object], name: str, choices: tuple[str, ...], default: str) -> str:
+    value = raw.get(name, default)
+    if value not in choices:
+        raise MalformedInput(f"options.{name}", f"must be one of {', '.join(choices)}")
+    return str(value)
+
+
+def _paytable(
+    raw: Mapping[str, object], name: str, choices: tuple[str, ...], default: str | None
+) -> str | None:
+    value = raw.get(name, default)
+    if value is None or value == NOT_OFFERED:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # bonus_craps_paytable: 1 or "1"
+    if value not in choices:
+        allowed = ", ".join((*choices, NOT_OFFERED))
+        raise MalformedInput(f"options.{name}", f"must be one of {allowed}")
+    return str(value)
+
+
+def _flag(raw: Mapping[str, object], name: str, default: bool) -> bool:
+    value = raw.get(name, default)
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise MalformedInput(f"options.{name}", "must be true or false")
+
+
+def _odds_multiple(raw: Mapping[str, object]) -> int:
+    value = raw.get("max_odds_multiple", DEFAULT_ODDS_MULTIPLE)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+        raise MalformedInput(
+            "options.max_odds_multiple",
+            f"must be a whole number from 1 to {MAX_ODDS_MULTIPLE} (§ 623a.6(e))",
+        )
+    return value
+
+
+def _vig_percent(raw: Mapping[str, object]) -> Decimal:
+    value = raw.get("vig_percent", "5")
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise MalformedInput("options.vig_percent", 'must be a percentage such as "5" or "2.5"')
+    try:
+        percent = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise MalformedInput("options.vig_percent", f"{value!r} is not a percentage") from None
+    if not percent.is_finite() or not 0 <= percent <= MAX_VIG_PERCENT:
+        raise MalformedInput("options.vig_percent", "must be from 0 to 5 (§ 623a.5(g)(3))")
+    return percent

@@ -1,0 +1,414 @@
+"""The Craps table as an immutable value, and what each event does to it.
+
+The table knows the point (None: the next throw is a come out roll), which shooter has
+the dice and whether that shooter has thrown, whether any throw has been made since the
+last 7, the Power Odds selected for the next throw, and the wagers on the layout with
+each one's progress. Every event returns a new table and a StepOutcome.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any
+
+from games.rules.core import (
+    MalformedInput,
+    Rejection,
+    Resolution,
+    RuleViolation,
+    StepOutcome,
+    Wager,
+    cite,
+    die_face_refusal,
+    format_money,
+    parse_amount,
+)
+from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.craps import bets
+from games.rules.craps.bets import Bet, bet_from_kind
+from games.rules.craps.options import CrapsOptions
+from games.rules.craps.paytables import POINT_NUMBERS, POWER_ODDS, Odds
+from games.rules.craps.placement import (
+    amount_check,
+    odds_check,
+    offered_check,
+    removal_check,
+    seat_check,
+    timing_check,
+    vigorish,
+)
+from games.rules.craps.settlement import (
+    Decision,
+    OddsProgress,
+    Roll,
+    decide,
+    initial_progress,
+)
+
+NO_POWER_ODDS: Mapping[str, Odds] = MappingProxyType({})
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True, slots=True)
+class OnLayout:
+    """A wager on the layout: its current amount (after any reduction) and its progress."""
+
+    wager: Wager
+    bet: Bet
+    amount: Decimal
+    progress: Any = None
+    call: bool | None = None  # the player's "on" (True) or "off" (False) call, if any
+    vig_paid: Decimal = ZERO  # a vigorish collected at placement (§ 623a.5(g)(3))
+    on: str | None = None  # odds: the id of the bet they support
+    seat: int | None = None  # Mini-Craps: the seat of the player
+
+
+@dataclass(frozen=True, slots=True)
+class CrapsTable:
+    point: int | None = None
+    shooter: int = 1
+    shooter_has_thrown: bool = False
+    series_started: bool = False  # a throw has been made since the last 7
+    power_odds: Mapping[str, Odds] | None = None  # recorded for the next throw (§ 623b.5(c))
+    layout: tuple[OnLayout, ...] = ()
+    wager_ids: frozenset[str] = frozenset()
+
+    def summary(self) -> dict[str, object]:
+        """The step keys every step carries: the point and the shooter after it."""
+        return {"point": self.point, "shooter": self.shooter}
+
+
+def is_working(entry: OnLayout, come_out: bool) -> bool:
+    """Place, Buy and Hardway bets are off on a come out roll unless called on; Lay Bets are
+    on unless called off (§ 623a.3(a)(5)-(10), (41), (42)). Every other wager works."""
+    if not come_out or entry.bet.wager_type not in bets.CALLABLE:
+        return True
+    if entry.bet.wager_type is bets.LAY:
+        return entry.call is not False
+    return entry.call is True
+
+
+# --- wagers -------------------------------------------------------------------------------
+
+
+def wagers_place(
+    options: CrapsOptions, table: CrapsTable, payload: object
+) -> tuple[CrapsTable, StepOutcome]:
+    """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
+    layout = list(table.layout)
+    ids = set(table.wager_ids)
+    accepted: list[str] = []
+    rejected: list[Rejection] = []
+    for index, wager in enumerate(parse_wagers(payload, "wagers")):
+        if wager.id in ids:
+            rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
+            continue
+        try:
+            entry = _admit(options, table, layout, wager, f"wagers[{index}]")
+        except RuleViolation as violation:
+            rejected.append(Rejection(violation.message, wager.id, violation.cite))
+            continue
+        layout.append(entry)
+        ids.add(wager.id)
+        accepted.append(wager.id)
+    new_table = replace(table, layout=tuple(layout), wager_ids=frozenset(ids))
+    return new_table, StepOutcome(tuple(accepted), tuple(rejected), (), new_table.summary())
+
+
+def _admit(
+    options: CrapsOptions, table: CrapsTable, layout: list[OnLayout], wager: Wager, where: str
+) -> OnLayout:
+    if table.power_odds is not None:
+        raise RuleViolation(
+            "Wagers are closed: Power Odds have been selected for this throw", cite("623b.5(c)")
+        )
+    bet = bet_from_kind(wager.kind)
+    offered_check(bet, options)
+    seat = None
+    if options.variant == "mini_craps":
+        seats = {e.seat: e.wager.player for e in layout if e.seat is not None}
+        held = {player: seat for seat, player in seats.items()}
+        seat = seat_check(wager.extra.get("seat"), wager.player, seats, held)
+    timing_check(bet, table.point, table.shooter_has_thrown, table.series_started)
+    amount_check(bet, wager.amount, options)
+    if bet.wager_type is bets.ODDS:
+        return _admit_odds(options, layout, wager, bet, seat, where)
+    vig = ZERO
+    if bet.wager_type in (bets.BUY, bets.LAY) and options.vig_collected == "on_placement":
+        vig = vigorish(wager.amount, options)
+    return OnLayout(wager, bet, wager.amount, initial_progress(bet), vig_paid=vig, seat=seat)
+
+
+def _admit_odds(
+    options: CrapsOptions,
+    layout: list[OnLayout],
+    wager: Wager,
+    bet: Bet,
+    seat: int | None,
+    where: str,
+) -> OnLayout:
+    on = wager.extra.get("on")
+    if not isinstance(on, str) or not on:
+        raise MalformedInput(f"{where}.on", "odds name the id of the bet they support")
+    line = next((e for e in layout if e.wager.id == on), None)
+    if line is None or line.bet.wager_type not in bets.LINE_BETS:
+        raise RuleViolation(
+            f"Odds support a Pass, Don't Pass, Come or Don't Come Bet on the layout; "
+            f"{on!r} is not one",
+            cite("623a.6"),
+        )
+    if line.wager.player != wager.player:
+        raise RuleViolation(
+            f"Odds support the player's own bet; {on} is not theirs", cite("623a.6")
+        )
+    existing = (e.amount for e in layout if e.on == on)
+    odds_check(
+        line.bet.wager_type,
+        line.progress,
+        line.amount,
+        (*existing, wager.amount),
+        options.max_odds_multiple,
+    )
+    progress = OddsProgress(line.bet.wager_type, line.progress)
+    return OnLayout(wager, bet, wager.amount, progress, on=on, seat=seat)
+
+
+# --- throw --------------------------------------------------------------------------------
+
+
+def dice_throw(
+    options: CrapsOptions, table: CrapsTable, payload: object
+) -> tuple[CrapsTable, StepOutcome]:
+    """A valid throw decides the wagers it decides (§ 623a.9(d)) and moves the game on."""
+    faces = parse_dice(payload, "throw")
+    refusal = (
+        f"The shooter throws two dice; {len(faces)} were entered"
+        if len(faces) != 2
+        else die_face_refusal(faces)
+    )
+    if refusal:
+        # An impossible throw decides nothing: the table is as it was.
+        rejection = Rejection(refusal, cite=cite("623a.8(a)"))
+        return table, StepOutcome(rejected=(rejection,), extra=table.summary())
+    low, high = sorted(faces)
+    roll = Roll(low, high, table.point, table.power_odds or NO_POWER_ODDS)
+    come_out = roll.come_out
+    layout: list[OnLayout] = []
+    resolutions: list[Resolution] = []
+    for entry in table.layout:
+        if not is_working(entry, come_out):
+            layout.append(entry)
+            continue
+        decision, progress = decide(entry.bet, entry.progress, roll, options)
+        if decision is None:
+            layout.append(
+                entry if progress is entry.progress else replace(entry, progress=progress)
+            )
+            continue
+        resolutions.append(_resolution(entry, decision, options))
+        if decision.remains_working:
+            layout.append(entry)
+    total = roll.total
+    point = table.point
+    if point is None:
+        point = total if total in POINT_NUMBERS else None
+    elif total in (point, 7):
+        point = None
+    seven_out = roll.seven_out
+    new_table = CrapsTable(
+        point=point,
+        shooter=table.shooter + 1 if seven_out else table.shooter,
+        shooter_has_thrown=not seven_out,  # § 623a.10(a)(1): a loser 7 passes the dice
+        series_started=total != 7,
+        power_odds=None,  # § 623b.5(c): for that throw only
+        layout=tuple(layout),
+        wager_ids=table.wager_ids,
+    )
+    extra = {
+        "dice": list(faces),
+        "total": total,
+        "come_out_roll": come_out,
+        **new_table.summary(),
+    }
+    return new_table, StepOutcome((), (), tuple(resolutions), extra)
+
+
+def _resolution(entry: OnLayout, decision: Decision, options: CrapsOptions) -> Resolution:
+    amount = entry.amount
+    extra: dict[str, str] = {}
+    if decision.odds is not None:
+        extra["odds"] = decision.odds
+    if decision.power_odds is not None:
+        extra["power_odds"] = decision.power_odds
+    vig = entry.vig_paid
+    if decision.result == "win":
+        cents = int(amount * 100) * decision.ratio.numerator // decision.ratio.denominator
+        net = Decimal(cents).scaleb(-2)
+        if entry.bet.wager_type in (bets.BUY, bets.LAY) and options.vig_collected == "on_win":
+            vig = vigorish(amount, options)
+        net -= vig
+    elif decision.result == "lose":
+        net = -amount - vig
+    else:
+        net = -vig if vig else ZERO  # a push returns the stake; a vigorish paid stays paid
+    if entry.bet.wager_type in (bets.BUY, bets.LAY):
+        extra["vig"] = format_money(vig)
+    if decision.remains_working:
+        extra["remains_working"] = "true"
+    return Resolution(entry.wager.id, decision.result, net.quantize(ZERO), decision.cite, extra)
+
+
+# --- remove, working, power_odds, pass_dice ---------------------------------------------
+
+
+def wagers_remove(
+    options: CrapsOptions, table: CrapsTable, payload: object
+) -> tuple[CrapsTable, StepOutcome]:
+    """Take wagers down, or reduce them (§ 623a.4(c), (d)); odds go down with their bet."""
+    if not isinstance(payload, list):
+        raise MalformedInput("remove", "must be a list of wager ids or {id, reduce_to} objects")
+    layout = {e.wager.id: e for e in table.layout}
+    removed: list[str] = []
+    reduced: list[dict[str, str]] = []
+    rejected: list[Rejection] = []
+    for index, item in enumerate(payload):
+        wager_id, reduce_to = _removal_item(item, f"remove[{index}]")
+        entry = layout.get(wager_id)
+        try:
+            if entry is None:
+                raise RuleViolation(f"Wager {wager_id!r} is not on the layout", cite("623a.4(c)"))
+            if table.power_odds is not None:
+                raise RuleViolation(
+                    "Wagers are closed: Power Odds have been selected for this throw",
+                    cite("623b.5(c)"),
+                )
+            removal_check(entry.bet, entry.progress)
+            if reduce_to is None:
+                removed += [wager_id, *(i for i, e in layout.items() if e.on == wager_id)]
+                for gone in removed:
+                    layout.pop(gone, None)
+                continue
+            layout[wager_id] = _reduced(options, entry, reduce_to, layout.values())
+            reduced.append({"wager": wager_id, "amount": format_money(reduce_to)})
+        except RuleViolation as violation:
+            rejected.append(Rejection(violation.message, wager_id, violation.cite))
+    resolutions = tuple(
+        Resolution(e.wager.id, "void", ZERO, cite(_removal_section(e.bet)))
+        for e in table.layout
+        if e.wager.id in removed
+    )
+    new_table = replace(table, layout=tuple(layout.values()))
+    extra: dict[str, object] = dict(new_table.summary())
+    if reduced:
+        extra["reduced"] = reduced
+    return new_table, StepOutcome((), tuple(rejected), resolutions, extra)
+
+
+def _removal_section(bet: Bet) -> str:
+    return "623a.4(d)" if bet.wager_type in (bets.DONT_PASS, bets.DONT_COME) else "623a.4(c)"
+
+
+def _removal_item(item: object, where: str) -> tuple[str, Decimal | None]:
+    if isinstance(item, str) and item:
+        return item, None
+    if isinstance(item, dict) and set(item) == {"id", "reduce_to"}:
+        if not isinstance(item["id"], str) or not item["id"]:
+            raise MalformedInput(f"{where}.id", "must be a non-empty string")
+        return item["id"], parse_amount(item["reduce_to"], f"{where}.reduce_to")
+    raise MalformedInput(where, 'must be a wager id or {"id": ..., "reduce_to": "..."}')
+
+
+def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal, layout: Any) -> OnLayout:
+    if not amount < entry.amount:
+        raise RuleViolation(
+            f"A wager may be reduced, not increased: it is ${format_money(entry.amount)}",
+            cite(_removal_section(entry.bet)),
+        )
+    amount_check(entry.bet, amount, options)
+    if entry.bet.wager_type in bets.LINE_BETS and entry.progress is not None:
+        odds = [e.amount for e in layout if e.on == entry.wager.id]
+        if odds:
+            odds_check(
+                entry.bet.wager_type, entry.progress, amount, odds, options.max_odds_multiple
+            )
+    vig = vigorish(amount, options) if entry.vig_paid else ZERO
+    return replace(entry, amount=amount, vig_paid=vig)
+
+
+def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, StepOutcome]:
+    """Call Place, Buy, Lay and Hardway bets "on" or "off" for the come out roll."""
+    if not isinstance(payload, dict) or not all(isinstance(v, bool) for v in payload.values()):
+        raise MalformedInput("working", 'must map wager ids to true ("on") or false ("off")')
+    layout = {e.wager.id: e for e in table.layout}
+    rejected: list[Rejection] = []
+    for wager_id, on in payload.items():
+        entry = layout.get(wager_id)
+        if entry is None:
+            rejected.append(Rejection(f"Wager {wager_id!r} is not on the layout", wager_id))
+        elif table.power_odds is not None:
+            rejected.append(
+                Rejection(
+                    "Wagers are closed: Power Odds have been selected for this throw",
+                    wager_id,
+                    cite("623b.5(c)"),
+                )
+            )
+        elif entry.bet.wager_type not in bets.CALLABLE:
+            rejected.append(
+                Rejection(
+                    "Only Place, Buy, Lay and Hardway bets are called on or off",
+                    wager_id,
+                    cite(entry.bet.section),
+                )
+            )
+        else:
+            layout[wager_id] = replace(entry, call=on)
+    new_table = replace(table, layout=tuple(layout.values()))
+    return new_table, StepOutcome((), tuple(rejected), (), new_table.summary())
+
+
+def power_odds_select(
+    options: CrapsOptions, table: CrapsTable, payload: object
+) -> tuple[CrapsTable, StepOutcome]:
+    """§ 623b.5(c): the generator's selection, recorded before the dice are thrown."""
+    if not isinstance(payload, dict) or not all(isinstance(v, str) for v in payload.values()):
+        raise MalformedInput("power_odds", 'must map eligible wagers to odds such as "14 to 1"')
+    try:
+        selection = _power_selection(options, table, payload)
+    except RuleViolation as violation:
+        rejection = Rejection(violation.message, cite=violation.cite)
+        return table, StepOutcome(rejected=(rejection,), extra=table.summary())
+    new_table = replace(table, power_odds=MappingProxyType(selection))
+    extra = {**new_table.summary(), "power_odds": {k: v.text for k, v in selection.items()}}
+    return new_table, StepOutcome(extra=extra)
+
+
+def _power_selection(
+    options: CrapsOptions, table: CrapsTable, payload: dict[str, str]
+) -> dict[str, Odds]:
+    if not options.power_odds:
+        raise RuleViolation("This table does not offer Power Odds", cite("623b.5(a)"))
+    if table.power_odds is not None:
+        raise RuleViolation(
+            "Power Odds have already been selected for this throw", cite("623b.5(c)")
+        )
+    selection: dict[str, Odds] = {}
+    for key, text in payload.items():
+        choices = POWER_ODDS.get(key)
+        if choices is None:
+            raise RuleViolation(f"{key!r} is not eligible for Power Odds", cite("623b.5(d)"))
+        odds = next((o for o in choices if o.text == " ".join(text.split())), None)
+        if odds is None:
+            allowed = " or ".join(o.text for o in choices)
+            raise RuleViolation(f"Power Odds for {key} are {allowed}", cite("623b.5(d)"))
+        selection[key] = odds
+    return selection
+
+
+def dice_pass(table: CrapsTable, payload: object) -> tuple[CrapsTable, StepOutcome]:
+    """§ 623a.10(a): the shooter gives up the dice; pending Fire Bets go on (§ 623a.11(a)(2))."""
+    if payload is not True:
+        raise MalformedInput("pass_dice", "must be true")
+    new_table = replace(table, shooter=table.shooter + 1, shooter_has_thrown=False)
+    return new_table, StepOutcome(extra=new_table.summary())
