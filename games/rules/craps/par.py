@@ -15,6 +15,7 @@ at a time (a come out 7 or 11 is paid and the wager stays working: the next deci
 """
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -35,6 +36,7 @@ from games.rules.craps.settlement import (
 )
 
 NO_POWER: Mapping[str, Odds] = MappingProxyType({})
+DEFAULT_OPTIONS = CrapsOptions()
 # The wagers decided by the table's point (a point made, a loser 7); the chain of any
 # other wager leaves the point out of its state.
 FOLLOWS_THE_POINT = (bets.FIRE, bets.HOT_SHOOTER)
@@ -50,11 +52,11 @@ def throws() -> tuple[tuple[int, int, Fraction], ...]:
     )
 
 
-@cache
 def par_sheet(options: CrapsOptions) -> tuple[ParRecord, ...]:
     """One record per wager kind and number offered under `options`, then Power Odds.
 
-    Cached per options (frozen, so hashable): the side wagers' chains take about a second.
+    Each record is solved once per process for the options that decide it: the side
+    wagers' chains take up to a second.
     """
     records: list[ParRecord] = []
     for bet in every_bet():
@@ -120,6 +122,37 @@ def _record(
     options: CrapsOptions,
     power: Mapping[str, Odds] = NO_POWER,
 ) -> ParRecord:
+    return _solved(kind, bet, progress, _only_what_decides(bet, options), tuple(power.items()))
+
+
+def _only_what_decides(bet: Bet, options: CrapsOptions) -> CrapsOptions:
+    """The default options with only those that decide this wager's odds copied in, so a
+    record is solved once for all option sets that agree on them."""
+    wager_type = bet.wager_type
+    if wager_type in (bets.BUY, bets.LAY):
+        names = ("vig_percent", "vig_collected")
+    elif wager_type is bets.FIRE:
+        names = ("fire_bet_paytable",)
+    elif wager_type is bets.HOT_ROLLER:
+        names = ("hot_roller_paytable",)
+    elif wager_type is bets.LUCKY_SHOOTER:
+        names = ("lucky_shooter_paytable",)
+    elif wager_type in bets.BONUS_CRAPS:
+        names = ("bonus_craps_paytable",)
+    else:
+        names = ()
+    return replace(DEFAULT_OPTIONS, **{name: getattr(options, name) for name in names})
+
+
+@cache
+def _solved(
+    kind: str,
+    bet: Bet,
+    progress: Any,
+    options: CrapsOptions,
+    power_items: tuple[tuple[str, Odds], ...],
+) -> ParRecord:
+    power: Mapping[str, Odds] = MappingProxyType(dict(power_items)) if power_items else NO_POWER
     fee = _vigorish_rates(bet, options)
     follows_point = bet.wager_type in FOLLOWS_THE_POINT
 
