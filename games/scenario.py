@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     except json.JSONDecodeError as error:
         print(f"error: document: not valid JSON ({error})", file=stderr)
         return 2
+    except RecursionError:
+        print("error: document: nested too deeply to be a scenario", file=stderr)
+        return 2
     except MalformedInput as error:
         print(f"error: {error}", file=stderr)
         return 2

@@ -115,10 +115,26 @@ def test_par_refuses_an_unknown_game_or_option_with_exit_2():
     assert done.stderr.startswith("error: options.colour")
 
 
-@pytest.mark.parametrize("amount", ["1e30", "-1e30", "99999999999999999999999999999999"])
-def test_a_huge_amount_is_malformed_not_a_crash(amount):
+@pytest.mark.parametrize(
+    ("amount", "complaint"),
+    [
+        ("99999999999999999999999999999999", "too large"),
+        ("-1000000000000", "too large"),
+        ("1e30", "not a decimal amount"),
+        ("1_000", "not a decimal amount"),
+        ("\u0661\u0660", "not a decimal amount"),  # Arabic-Indic digits: Decimal() takes them
+        ("NaN", "not a decimal amount"),
+    ],
+)
+def test_a_huge_or_odd_amount_is_malformed_not_a_crash(amount, complaint):
     wager = {"id": "w1", "player": "p1", "kind": "small", "amount": amount}
     done = run("games.scenario", stdin=json.dumps({**SIC_BO_ROUND, "steps": [{"wagers": [wager]}]}))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: steps[0].wagers[0].amount: ")
-    assert "too large" in done.stderr
+    assert complaint in done.stderr
+
+
+def test_a_deeply_nested_document_is_malformed_not_a_crash():
+    done = run("games.scenario", stdin="[" * 100_000)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: document: ")

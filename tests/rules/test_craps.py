@@ -1056,16 +1056,71 @@ def test_623a_4_c_reduction_keeps_the_table_minimum_and_units() -> None:
     assert ok["steps"][1]["reduced"] == [{"wager": "h", "amount": "4.00"}]
 
 
-def test_623a_4_d_reduction_may_not_leave_odds_above_the_limit() -> None:
-    # Don't Pass $10 on 4 with $60 laid (winnings 30 = 3 x 10): reduced to $5 the
-    # limit would be 15, so the reduction is refused.
+def test_623a_6_b_odds_limit_is_on_the_amount_originally_wagered() -> None:
+    # § 623a.4(d): a Don't Pass may be reduced "at any time"; § 623a.6(b), (e) measure the
+    # odds against the amount "originally wagered". Don't Pass $10 on 4, $60 laid (wins 30 =
+    # 3 x 10): reduced to $5, the $60 stays and the limit is still $60.
     result = play(
         bets(w("dp", "dont_pass")),
         roll(1, 3),
         bets(w("o", "odds", "60", on="dp")),
         {"remove": [{"id": "dp", "reduce_to": "5"}]},
+        bets(w("o2", "odds", "0.01", on="dp")),
+        roll(3, 4),
     )
-    assert refused(result, 3) == ["dp"]
+    assert refused(result, 3) == []
+    assert result["steps"][3]["reduced"] == [{"wager": "dp", "amount": "5.00"}]
+    assert refused(result, 4) == ["o2"]
+    # The 7: Don't Pass $5 wins 5.00; $60 laid at 1 to 2 wins 30.00.
+    assert decided(result) == {
+        "dp": ("win", "5.00", cite("623a.3(a)(2)(i)(B)")),
+        "o": ("win", "30.00", cite("623a.6(b)(2)(i)")),
+    }
+
+
+def test_623a_4_c_removing_a_bet_and_its_odds_together_is_one_removal() -> None:
+    result = play(
+        bets(w("dp", "dont_pass")),
+        roll(1, 3),
+        bets(w("o", "odds", "20", on="dp")),
+        {"remove": ["dp", "o"]},
+    )
+    assert refused(result, 3) == []
+    assert [(r["wager"], r["result"], r["net"]) for r in result["steps"][3]["resolutions"]] == [
+        ("dp", "void", "0.00"),
+        ("o", "void", "0.00"),
+    ]
+    assert result["open"] == []
+
+
+def test_623a_4_c_hot_shooter_stays_once_its_run_of_throws_has_begun() -> None:
+    # Each throw counts toward the Hot Shooter's decision (§ 623b.4(d)): taken down before
+    # its first throw, but not after (else a player leaves when the count looks bad).
+    early = play(bets(w("hs", "hot_shooter")), {"remove": ["hs"]}, table_type="hybrid")
+    assert decided(early, 1) == {"hs": ("void", "0.00", cite("623a.4(c)"))}
+    late = play(bets(w("hs", "hot_shooter")), roll(2, 2), {"remove": ["hs"]}, table_type="hybrid")
+    assert refused(late, 2) == ["hs"]
+    assert late["open"] == ["hs"]
+
+
+def test_623a_4_c_lucky_shooter_stays_once_its_point_is_established() -> None:
+    table = {"table_type": "electronic"}
+    at_point = play(bets(w("l", "lucky_shooter")), roll(4, 5), {"remove": ["l"]}, **table)
+    assert refused(at_point, 2) == ["l"]
+    # After a come out 7 it is back to waiting for a come out roll: it may come down.
+    after_seven = play(bets(w("l", "lucky_shooter")), roll(3, 4), {"remove": ["l"]}, **table)
+    assert decided(after_seven, 2) == {"l": ("void", "0.00", cite("623a.4(c)"))}
+
+
+def test_malformed_wager_fields() -> None:
+    for wager in (
+        w("p", "pass", colour="red"),
+        w("p", "pass", on="x"),
+        w("p", "pass", seat="3"),
+        w("p", "pass", seat=True),
+    ):
+        with pytest.raises(MalformedInput):
+            play(bets(wager))
 
 
 # --- § 623a.3(a)(40), § 623a.5(f), § 623a.11: Fire Bet ---------------------------------
@@ -1481,6 +1536,8 @@ def test_623b_5_d_power_odds_pay_the_selected_odds(kind, amount, key, value, dic
     assert refused(result, 1) == []
     (got,) = result["steps"][2]["resolutions"]
     assert (got["result"], got["net"], got["power_odds"]) == (WIN, net, value)
+    # The odds paid were set by § 623b.5(d), the most specific section.
+    assert got["cite"] == cite("623b.5(d)")
 
 
 @pytest.mark.parametrize(
@@ -1658,3 +1715,23 @@ def test_options_accept_command_line_strings() -> None:
         "39.50",  # 40 - 2.5% of 20 = 0.50
         C("623a.3(a)(41)(i)"),
     )
+
+
+def test_623a_11_a_1_fire_bet_for_a_shooter_who_took_the_dice_with_a_point_on() -> None:
+    # Shooter 2 takes the dice with the point 4 on: not before the point is decided (the
+    # point was the first shooter's), but after it and before shooter 2's initial come out
+    # roll the Fire Bet may be placed; after that come out roll it may not.
+    result = play(
+        roll(2, 2),
+        {"pass_dice": True},
+        bets(w("f1", "fire", "5")),
+        roll(1, 3),
+        bets(w("f2", "fire", "5")),
+        roll(3, 3),
+        bets(w("f3", "fire", "5")),
+    )
+    assert result["steps"][1]["shooter"] == 2
+    assert refused(result, 2) == ["f1"]
+    assert accepted(result, 4) == ["f2"]
+    assert refused(result, 6) == ["f3"]
+    assert result["open"] == ["f2"]

@@ -116,8 +116,13 @@ OPTION_SETS = [
 ]
 
 
-def default_kinds() -> list[str]:
-    """Every kind of the spec's list, defaults: buy/lay on, every paytable, Power Odds on."""
+def default_kinds(table_type: str = "manual") -> list[str]:
+    """Every kind of the spec's list, defaults: buy/lay on, every paytable, Power Odds on.
+
+    Lucky Shooter only at a fully automated electronic table (§ 623b.2(a)); Hot Shooter
+    Jackpot at an electronic or hybrid table (§ 623b.4(a)): the sheet shows what the
+    table may offer.
+    """
     main = ["pass", "dont_pass", "come", "dont_come"]
     main += [
         f"odds:{line}:{n}" for line in ("pass", "dont_pass", "come", "dont_come") for n in POINTS
@@ -127,8 +132,10 @@ def default_kinds() -> list[str]:
     main += ["field", "any_seven", "any_craps", "craps_2", "craps_3", "craps_12", "eleven"]
     main += ["c_and_e", "horn", *(f"horn_high:{n}" for n in (2, 3, 11, 12)), "whirl"]
     main += [f"hop:{h}" for h in HOPS]
-    main += ["six_seven_eight", "fire", "hot_roller", "lucky_shooter"]
-    main += ["all_small", "all_tall", "make_em_all", "hot_shooter"]
+    main += ["six_seven_eight", "fire", "hot_roller"]
+    main += ["lucky_shooter"] if table_type == "electronic" else []
+    main += ["all_small", "all_tall", "make_em_all"]
+    main += ["hot_shooter"] if table_type in ("electronic", "hybrid") else []
     return main + sorted(POWER_ODDS_EXPECTED)
 
 
@@ -147,10 +154,11 @@ def test_par_every_record_sums_to_exactly_1(options):
         assert all(o.probability >= 0 for o in record.outcomes), kind
 
 
-def test_par_every_kind_of_the_spec_once_under_default_options():
-    got = kinds()
+@pytest.mark.parametrize("table_type", ["manual", "hybrid", "electronic"])
+def test_par_every_kind_of_the_spec_once_under_default_options(table_type):
+    got = kinds(table_type=table_type)
     assert len(got) == len(set(got)), "a kind twice"
-    assert sorted(got) == sorted(default_kinds())
+    assert sorted(got) == sorted(default_kinds(table_type))
 
 
 def test_par_kinds_come_in_the_spec_order():
@@ -163,7 +171,7 @@ def test_par_kinds_come_in_the_spec_order():
                 out.append(_group(kind))
         return out
 
-    assert groups(kinds()) == groups(default_kinds())
+    assert groups(kinds(table_type="electronic")) == groups(default_kinds("electronic"))
     for prefix in ("odds:pass:", "place:", "place_lose:", "buy:", "lay:"):
         assert [k for k in kinds() if k.startswith(prefix)] == [f"{prefix}{n}" for n in POINTS]
 
@@ -188,8 +196,8 @@ def test_par_buy_and_lay_only_when_offered():
     ],
 )
 def test_par_side_wager_absent_when_its_paytable_is_none(option, gone):
-    without = kinds(**{option: "none"})
-    assert [k for k in kinds() if k not in without] == gone
+    without = kinds(**{option: "none"}, table_type="electronic")
+    assert [k for k in kinds(table_type="electronic") if k not in without] == gone
 
 
 def test_par_power_odds_records_only_when_offered():
@@ -724,7 +732,8 @@ def test_623b_4_hot_shooter_par():
     # 9.07%; the published analysis of the product (a slightly different top band) ~9.9%.
     assert round(float(edge_of(expected)), 4) == 0.0907
     check("hot_shooter", expected, table_type="electronic")
-    check("hot_shooter", expected)
+    check("hot_shooter", expected, table_type="hybrid")
+    assert "hot_shooter" not in kinds()  # § 623b.4(a): not at a manual table
 
 
 # ---------------------------------------------------------------------------------------

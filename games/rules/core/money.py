@@ -1,6 +1,7 @@
 """Money is Decimal dollars. Rounding and breakage are named functions, used everywhere."""
 
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
+import re
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from games.rules.core.errors import MalformedInput
 
@@ -9,18 +10,18 @@ QUARTER = Decimal("0.25")
 # No wager, limit or payout comes near a trillion dollars; larger is a typing error, and
 # refusing it keeps every later quantize within Decimal's 28 digits.
 LARGEST_AMOUNT = Decimal("1000000000000")
+# Plain ASCII decimals only: Decimal() would also take "1_000", "1e3" and other scripts' digits.
+AMOUNT_TEXT = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 def parse_amount(value: object, field: str) -> Decimal:
     """A dollar amount from a decimal string or an int; floats and junk are refused."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise MalformedInput(field, 'an amount must be a decimal string such as "12.50"')
-    try:
-        amount = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise MalformedInput(field, f"{value!r} is not a decimal amount") from None
-    if not amount.is_finite():
-        raise MalformedInput(field, f"{value!r} is not a finite amount")
+    text = str(value).strip()
+    if not AMOUNT_TEXT.fullmatch(text):
+        raise MalformedInput(field, f"{value!r} is not a decimal amount such as \"12.50\"")
+    amount = Decimal(text)
     if abs(amount) >= LARGEST_AMOUNT:
         raise MalformedInput(field, f"{value!r} is too large for an amount in dollars")
     return amount

@@ -61,22 +61,11 @@ RIGHT_WAY = (PASS, COME)
 BONUS_CRAPS = (ALL_SMALL, ALL_TALL, MAKE_EM_ALL)
 # § 623a.3(a)(5)-(10), (41), (42): the wagers with an on/off marker for the come out roll.
 CALLABLE = (PLACE, PLACE_LOSE, BUY, LAY, HARD)
-# § 623a.3(a)(11)-(39): decided by the one roll after placement.
-ONE_ROLL = (
-    FIELD,
-    ANY_SEVEN,
-    ANY_CRAPS,
-    CRAPS_2,
-    CRAPS_3,
-    CRAPS_12,
-    ELEVEN,
-    C_AND_E,
-    HORN,
-    HORN_HIGH,
-    WHIRL,
-    HOP,
-    SIX_SEVEN_EIGHT,
-)
+# § 623a.6: the subsection for odds on each line bet ((a) Pass ... (d) Don't Come).
+ODDS_SUBSECTION = {PASS: "a", DONT_PASS: "b", COME: "c", DONT_COME: "d"}
+# Wagers decided by a run of throws, each of which counts toward the decision: once the
+# first has been thrown they stay until decided (docs/regulations.md).
+DECIDED_BY_A_RUN = (HOT_SHOOTER, LUCKY_SHOOTER)
 
 HARDWAY_NUMBERS = (4, 6, 8, 10)
 HORN_NUMBERS = (2, 3, 11, 12)

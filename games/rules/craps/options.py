@@ -151,7 +151,7 @@ def _odds_multiple(raw: Mapping[str, object]) -> int:
     value = raw.get("max_odds_multiple", DEFAULT_ODDS_MULTIPLE)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ODDS_MULTIPLE:
         raise MalformedInput(
             "options.max_odds_multiple",
             f"must be a whole number from 1 to {MAX_ODDS_MULTIPLE} (§ 623a.6(e))",

@@ -21,12 +21,13 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from games.rules.core import ParOutcome, ParRecord
+from games.rules.core import ParOutcome, ParRecord, RuleViolation
 from games.rules.core.markov import Absorbed, absorption
 from games.rules.craps import bets
 from games.rules.craps.bets import Bet, bet_from_kind, every_bet
 from games.rules.craps.options import CrapsOptions
 from games.rules.craps.paytables import HOT_SHOOTER, POINT_NUMBERS, POWER_ODDS, Odds
+from games.rules.craps.placement import offered_check
 from games.rules.craps.settlement import (
     NUMBER_COMBINATIONS,
     OddsProgress,
@@ -93,17 +94,11 @@ def _odds_after_line_bets(records: list[ParRecord]) -> list[ParRecord]:
 
 
 def _offered(bet: Bet, options: CrapsOptions) -> bool:
-    wager_type = bet.wager_type
-    if wager_type in (bets.BUY, bets.LAY):
-        return options.buy_lay
-    if wager_type is bets.FIRE:
-        return options.fire_bet_paytable is not None
-    if wager_type is bets.HOT_ROLLER:
-        return options.hot_roller_paytable is not None
-    if wager_type is bets.LUCKY_SHOOTER:
-        return options.lucky_shooter_paytable is not None
-    if wager_type in bets.BONUS_CRAPS:
-        return options.bonus_craps_paytable is not None
+    """The PAR sheet shows what the table may offer: the same rule that takes wagers."""
+    try:
+        offered_check(bet, options)
+    except RuleViolation:
+        return False
     return True
 
 

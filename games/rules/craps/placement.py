@@ -13,6 +13,7 @@ from games.rules.craps import bets
 from games.rules.craps.bets import Bet
 from games.rules.craps.options import CrapsOptions
 from games.rules.craps.paytables import LAYING_ODDS
+from games.rules.craps.settlement import initial_progress
 
 FIRE_BET_AMOUNTS = range(1, 6)  # § 623a.11(b)(1): $1 to $5 in increments of one dollar
 MINI_CRAPS_SEATS = range(1, 10)  # § 623a.2(c): seating for at most nine players
@@ -49,7 +50,7 @@ def offered_check(bet: Bet, options: CrapsOptions) -> None:
 
 
 def timing_check(
-    bet: Bet, point: int | None, shooter_has_thrown: bool, series_started: bool
+    bet: Bet, point: int | None, shooter_has_come_out: bool, series_started: bool
 ) -> None:
     """The wager is made at a moment its paragraph allows (§ 623a.4(a): before the throw)."""
     wager_type = bet.wager_type
@@ -65,7 +66,7 @@ def timing_check(
             "come out roll",
             cite(wager_type.section),
         )
-    if wager_type is bets.FIRE and (shooter_has_thrown or point is not None):
+    if wager_type is bets.FIRE and (shooter_has_come_out or point is not None):
         raise RuleViolation(
             "A Fire Bet is placed only before a new shooter's initial come out roll",
             cite("623a.11(a)(1)"),
@@ -136,7 +137,7 @@ def odds_check(
     multiple: int,
 ) -> None:
     """Odds go on a bet whose point is set, up to the Rules Submission's multiple."""
-    subsection = {bets.PASS: "a", bets.DONT_PASS: "b", bets.COME: "c", bets.DONT_COME: "d"}
+    subsection = bets.ODDS_SUBSECTION
     if point is None:
         raise RuleViolation(
             f"Odds are made on a {line_type.name} only after its point is established",
@@ -182,16 +183,22 @@ def removal_check(bet: Bet, progress: object) -> None:
         raise RuleViolation(
             f"The {wager_type.name} stays on the layout until it is decided", cite("623a.12")
         )
+    if wager_type in bets.DECIDED_BY_A_RUN and progress != initial_progress(bet):
+        raise RuleViolation(
+            f"The {wager_type.name} is decided by a run of throws that has begun; it stays "
+            "until decided",
+            cite("623a.4(c)"),
+        )
 
 
-def seat_check(seat: object, player: str, seats: dict[int, str], held: dict[str, int]) -> int:
+def seat_check(seat: int | None, player: str, seats: dict[int, str], held: dict[str, int]) -> int:
     """§ 623a.4(e), § 623a.2(c): only a player seated at one of nine seats wagers at Mini-Craps."""
     if seat is None:
         raise RuleViolation(
             "Only players seated at a Mini-Craps table may wager: give the seat (1 to 9)",
             cite("623a.4(e)"),
         )
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in MINI_CRAPS_SEATS:
+    if seat not in MINI_CRAPS_SEATS:
         raise RuleViolation(
             f"A Mini-Craps table seats nine players: seat {seat!r} is not 1 to 9",
             cite("623a.2(c)"),

@@ -116,11 +116,11 @@ ZERO = Fraction(0)
 
 
 def win(odds: Odds, section: str, power: Odds | None = None) -> Decision:
-    """A win at the paytable's odds, or at the Power Odds selected for the throw."""
-    paid = power or odds
-    return Decision(
-        "win", paid.ratio, cite(section), paid.text, power.text if power is not None else None
-    )
+    """A win at the paytable's odds, or at the Power Odds selected for the throw (then the
+    odds paid were set by § 623b.5(d), the section cited)."""
+    if power is not None:
+        return Decision("win", power.ratio, cite("623b.5(d)"), power.text, power.text)
+    return Decision("win", odds.ratio, cite(section), odds.text)
 
 
 def lose(section: str) -> Decision:
@@ -128,9 +128,12 @@ def lose(section: str) -> Decision:
 
 
 def split_win(ratio: Fraction, section: str, power: Odds | None = None) -> Decision:
-    """A wager paid as several wagers (§ 623a.5(b)-(e)): its net per unit, as odds."""
+    """A wager paid as several wagers (§ 623a.5(b)-(e)): its net per unit, as odds; with
+    a part at Power Odds, § 623b.5(d) is cited."""
     text = f"{ratio.numerator} to {ratio.denominator}"
-    return Decision("win", ratio, cite(section), text, power.text if power is not None else None)
+    if power is not None:
+        return Decision("win", ratio, cite("623b.5(d)"), text, power.text)
+    return Decision("win", ratio, cite(section), text)
 
 
 def decide(bet: Bet, progress: Any, roll: Roll, options: CrapsOptions) -> Step:
@@ -189,8 +192,6 @@ def _wrong_way(bet: Bet, point: int | None, roll: Roll, options: CrapsOptions) -
 
 # --- § 623a.6: odds, decided with the bet they support -----------------------------------
 
-# The subsection of § 623a.6 for odds on each line bet.
-ODDS_SUBSECTION = {bets.PASS: "a", bets.DONT_PASS: "b", bets.COME: "c", bets.DONT_COME: "d"}
 _ODDS_ITEM = {4: "i", 10: "i", 5: "ii", 9: "ii", 6: "iii", 8: "iii"}
 
 
@@ -203,7 +204,7 @@ class OddsProgress:
 
 
 def _odds(bet: Bet, progress: OddsProgress, roll: Roll, options: CrapsOptions) -> Step:
-    subsection, point, total = ODDS_SUBSECTION[progress.line], progress.point, roll.total
+    subsection, point, total = bets.ODDS_SUBSECTION[progress.line], progress.point, roll.total
     paid = f"623a.6({subsection})(2)({_ODDS_ITEM[point]})"
     if progress.line in bets.RIGHT_WAY:
         if total == point:
@@ -367,7 +368,7 @@ def _fire(bet: Bet, points: frozenset[int], roll: Roll, options: CrapsOptions) -
         return None, points | {roll.point}
     if roll.seven_out:
         made = len(points)
-        paytable = FIRE_BET[options.fire_bet_paytable or "A"]
+        paytable = FIRE_BET[options.fire_bet_paytable]  # type: ignore[index]
         if made >= 4:
             # § 623a.5(f): paid once, for the highest number of unique points made.
             return win(paytable[min(made, 6)], "623a.5(f)"), points
@@ -390,7 +391,7 @@ def _hot_roller(
         # § 623b.1(g): settled on a 7, come out roll or not.
         completed = completed_numbers(thrown)
         if completed >= 2:
-            paytable = HOT_ROLLER[options.hot_roller_paytable or "A"]
+            paytable = HOT_ROLLER[options.hot_roller_paytable]  # type: ignore[index]
             return win(paytable[completed], "623b.1(h)"), thrown
         return lose("623b.1(g)"), thrown
     if roll.total in POINT_NUMBERS:
@@ -412,7 +413,7 @@ class LuckyShooterProgress:
 def _lucky_shooter(
     bet: Bet, progress: LuckyShooterProgress, roll: Roll, options: CrapsOptions
 ) -> Step:
-    paytable = LUCKY_SHOOTER[options.lucky_shooter_paytable or "A"]
+    paytable = LUCKY_SHOOTER[options.lucky_shooter_paytable]  # type: ignore[index]
     total, point, others = roll.total, progress.point, progress.others
     if point is None:
         if total in CRAPS_NUMBERS:
@@ -445,7 +446,7 @@ def _bonus_craps(bet: Bet, thrown: frozenset[int], roll: Roll, options: CrapsOpt
         return lose("623a.12"), thrown
     thrown = thrown | {total}
     if BONUS_CRAPS_NUMBERS[bet.wager_type] <= thrown:
-        paytable = BONUS_CRAPS[options.bonus_craps_paytable or "1"]
+        paytable = BONUS_CRAPS[options.bonus_craps_paytable]  # type: ignore[index]
         return win(paytable[bet.wager_type.key], "623b.3(c)"), thrown
     return None, thrown
 

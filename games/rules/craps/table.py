@@ -68,7 +68,7 @@ class OnLayout:
 class CrapsTable:
     point: int | None = None
     shooter: int = 1
-    shooter_has_thrown: bool = False
+    shooter_has_come_out: bool = False  # the shooter has thrown a come out roll
     series_started: bool = False  # a throw has been made since the last 7
     power_odds: Mapping[str, Odds] | None = None  # recorded for the next throw (§ 623b.5(c))
     layout: tuple[OnLayout, ...] = ()
@@ -80,8 +80,8 @@ class CrapsTable:
 
 
 def is_working(entry: OnLayout, come_out: bool) -> bool:
-    """Place, Buy and Hardway bets are off on a come out roll unless called on; Lay Bets are
-    on unless called off (§ 623a.3(a)(5)-(10), (41), (42)). Every other wager works."""
+    """Place, Place to Lose, Buy and Hardway bets are off on a come out roll unless called on;
+    Lay Bets are on unless called off (§ 623a.3(a)(5)-(10), (41), (42)). Every other wager works."""
     if not come_out or entry.bet.wager_type not in bets.CALLABLE:
         return True
     if entry.bet.wager_type is bets.LAY:
@@ -101,6 +101,7 @@ def wagers_place(
     accepted: list[str] = []
     rejected: list[Rejection] = []
     for index, wager in enumerate(parse_wagers(payload, "wagers")):
+        _check_fields(wager, f"wagers[{index}]")
         if wager.id in ids:
             rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
             continue
@@ -116,6 +117,22 @@ def wagers_place(
     return new_table, StepOutcome(tuple(accepted), tuple(rejected), (), new_table.summary())
 
 
+WAGER_FIELDS = ("on", "seat")  # beyond id, player, kind and amount
+
+
+def _check_fields(wager: Wager, where: str) -> None:
+    """The optional fields a Craps wager takes: `on` (odds only) and `seat` (a number)."""
+    for name, value in wager.extra.items():
+        if name not in WAGER_FIELDS:
+            raise MalformedInput(
+                f"{where}.{name}", "is not a Craps wager field; the optional fields are on, seat"
+            )
+        if name == "on" and wager.kind != "odds":
+            raise MalformedInput(f"{where}.on", "only odds name the bet they support")
+        if name == "seat" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise MalformedInput(f"{where}.seat", "must be a seat number (Mini-Craps: 1 to 9)")
+
+
 def _admit(
     options: CrapsOptions, table: CrapsTable, layout: list[OnLayout], wager: Wager, where: str
 ) -> OnLayout:
@@ -129,8 +146,8 @@ def _admit(
     if options.variant == "mini_craps":
         seats = {e.seat: e.wager.player for e in layout if e.seat is not None}
         held = {player: seat for seat, player in seats.items()}
-        seat = seat_check(wager.extra.get("seat"), wager.player, seats, held)
-    timing_check(bet, table.point, table.shooter_has_thrown, table.series_started)
+        seat = seat_check(wager.extra.get("seat"), wager.player, seats, held)  # type: ignore[arg-type]
+    timing_check(bet, table.point, table.shooter_has_come_out, table.series_started)
     amount_check(bet, wager.amount, options)
     if bet.wager_type is bets.ODDS:
         return _admit_odds(options, layout, wager, bet, seat, where)
@@ -163,10 +180,12 @@ def _admit_odds(
             f"Odds support the player's own bet; {on} is not theirs", cite("623a.6")
         )
     existing = (e.amount for e in layout if e.on == on)
+    # § 623a.6(a)-(e): the limit is on the amount originally wagered, so reducing a don't
+    # bet later (§ 623a.4(d)) neither breaks the odds already laid nor lowers the limit.
     odds_check(
         line.bet.wager_type,
         line.progress,
-        line.amount,
+        line.wager.amount,
         (*existing, wager.amount),
         options.max_odds_multiple,
     )
@@ -219,7 +238,8 @@ def dice_throw(
     new_table = CrapsTable(
         point=point,
         shooter=table.shooter + 1 if seven_out else table.shooter,
-        shooter_has_thrown=not seven_out,  # § 623a.10(a)(1): a loser 7 passes the dice
+        # § 623a.10(a)(1): a loser 7 passes the dice to a new shooter.
+        shooter_has_come_out=not seven_out and (table.shooter_has_come_out or come_out),
         series_started=total != 7,
         power_odds=None,  # § 623b.5(c): for that throw only
         layout=tuple(layout),
@@ -275,6 +295,8 @@ def wagers_remove(
     for index, item in enumerate(payload):
         wager_id, reduce_to = _removal_item(item, f"remove[{index}]")
         entry = layout.get(wager_id)
+        if entry is None and wager_id in removed:
+            continue  # odds named after their bet: already taken down with it
         try:
             if entry is None:
                 raise RuleViolation(f"Wager {wager_id!r} is not on the layout", cite("623a.4(c)"))
@@ -289,7 +311,7 @@ def wagers_remove(
                 for gone in removed:
                     layout.pop(gone, None)
                 continue
-            layout[wager_id] = _reduced(options, entry, reduce_to, layout.values())
+            layout[wager_id] = _reduced(options, entry, reduce_to)
             reduced.append({"wager": wager_id, "amount": format_money(reduce_to)})
         except RuleViolation as violation:
             rejected.append(Rejection(violation.message, wager_id, violation.cite))
@@ -319,19 +341,13 @@ def _removal_item(item: object, where: str) -> tuple[str, Decimal | None]:
     raise MalformedInput(where, 'must be a wager id or {"id": ..., "reduce_to": "..."}')
 
 
-def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal, layout: Any) -> OnLayout:
+def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayout:
     if not amount < entry.amount:
         raise RuleViolation(
             f"A wager may be reduced, not increased: it is ${format_money(entry.amount)}",
             cite(_removal_section(entry.bet)),
         )
     amount_check(entry.bet, amount, options)
-    if entry.bet.wager_type in bets.LINE_BETS and entry.progress is not None:
-        odds = [e.amount for e in layout if e.on == entry.wager.id]
-        if odds:
-            odds_check(
-                entry.bet.wager_type, entry.progress, amount, odds, options.max_odds_multiple
-            )
     vig = vigorish(amount, options) if entry.vig_paid else ZERO
     return replace(entry, amount=amount, vig_paid=vig)
 
@@ -357,7 +373,7 @@ def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, Step
         elif entry.bet.wager_type not in bets.CALLABLE:
             rejected.append(
                 Rejection(
-                    "Only Place, Buy, Lay and Hardway bets are called on or off",
+                    "Only Place, Place to Lose, Buy, Lay and Hardway bets are called on or off",
                     wager_id,
                     cite(entry.bet.section),
                 )
@@ -410,5 +426,5 @@ def dice_pass(table: CrapsTable, payload: object) -> tuple[CrapsTable, StepOutco
     """§ 623a.10(a): the shooter gives up the dice; pending Fire Bets go on (§ 623a.11(a)(2))."""
     if payload is not True:
         raise MalformedInput("pass_dice", "must be true")
-    new_table = replace(table, shooter=table.shooter + 1, shooter_has_thrown=False)
+    new_table = replace(table, shooter=table.shooter + 1, shooter_has_come_out=False)
     return new_table, StepOutcome(extra=new_table.summary())
