@@ -20,7 +20,7 @@ def parse_amount(value: object, field: str) -> Decimal:
         raise MalformedInput(field, 'an amount must be a decimal string such as "12.50"')
     text = str(value).strip()
     if not AMOUNT_TEXT.fullmatch(text):
-        raise MalformedInput(field, f"{value!r} is not a decimal amount such as \"12.50\"")
+        raise MalformedInput(field, f'{value!r} is not a decimal amount such as "12.50"')
     amount = Decimal(text)
     if abs(amount) >= LARGEST_AMOUNT:
         raise MalformedInput(field, f"{value!r} is too large for an amount in dollars")

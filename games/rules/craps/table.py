@@ -24,6 +24,7 @@ from games.rules.core import (
     format_money,
     parse_amount,
 )
+from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.craps import bets
 from games.rules.craps.bets import Bet, bet_from_kind
@@ -72,7 +73,7 @@ class CrapsTable:
     series_started: bool = False  # a throw has been made since the last 7
     power_odds: Mapping[str, Odds] | None = None  # recorded for the next throw (§ 623b.5(c))
     layout: tuple[OnLayout, ...] = ()
-    wager_ids: frozenset[str] = frozenset()
+    wager_ids: UsedIds = NO_IDS
 
     def summary(self) -> dict[str, object]:
         """The step keys every step carries: the point and the shooter after it."""
@@ -97,12 +98,13 @@ def wagers_place(
 ) -> tuple[CrapsTable, StepOutcome]:
     """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
     layout = list(table.layout)
-    ids = set(table.wager_ids)
+    used = table.wager_ids
+    ids: set[str] = set()  # ids taken by this event
     accepted: list[str] = []
     rejected: list[Rejection] = []
     for index, wager in enumerate(parse_wagers(payload, "wagers")):
         _check_fields(wager, f"wagers[{index}]")
-        if wager.id in ids:
+        if wager.id in used or wager.id in ids:
             rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
             continue
         try:
@@ -113,7 +115,7 @@ def wagers_place(
         layout.append(entry)
         ids.add(wager.id)
         accepted.append(wager.id)
-    new_table = replace(table, layout=tuple(layout), wager_ids=frozenset(ids))
+    new_table = replace(table, layout=tuple(layout), wager_ids=used.with_ids(ids))
     return new_table, StepOutcome(tuple(accepted), tuple(rejected), (), new_table.summary())
 
 

@@ -14,6 +14,7 @@ from games.rules.core import (
     cite,
     die_face_refusal,
 )
+from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.high_roll_dice.options import Options, describe_options, parse_options
 from games.rules.high_roll_dice.par import par_sheet
@@ -50,7 +51,7 @@ class TableState:
     """
 
     wagers: tuple[Placed, ...] = ()
-    used_ids: frozenset[str] = frozenset()
+    used_ids: UsedIds = NO_IDS
     first_roll: FirstRoll | None = None
     paid: tuple[tuple[str, Decimal], ...] = ()
 
@@ -98,26 +99,27 @@ def _place_wagers(
 ) -> tuple[TableState, StepOutcome]:
     """Accept what the rules allow, in order; refuse the rest with the section."""
     placed = list(state.wagers)
-    used = set(state.used_ids)
+    used = state.used_ids
+    taken: set[str] = set()  # ids taken by this event
     accepted: list[str] = []
     rejected: list[Rejection] = []
     for wager in wagers:
-        admitted = _admit(options, state, wager, placed, used)
+        admitted = _admit(options, state, wager, placed, wager.id in used or wager.id in taken)
         if isinstance(admitted, Rejection):
             rejected.append(admitted)
             continue
         placed.append(Placed(wager, admitted))
-        used.add(wager.id)
+        taken.add(wager.id)
         accepted.append(wager.id)
-    new_state = replace(state, wagers=tuple(placed), used_ids=frozenset(used))
+    new_state = replace(state, wagers=tuple(placed), used_ids=used.with_ids(taken))
     return new_state, StepOutcome(accepted=tuple(accepted), rejected=tuple(rejected))
 
 
 def _admit(
-    options: Options, state: TableState, wager: Wager, placed: Sequence[Placed], used: set[str]
+    options: Options, state: TableState, wager: Wager, placed: Sequence[Placed], id_used: bool
 ) -> Rejection | Kind:
     """The wager's area when it may be placed now, else its Rejection."""
-    if wager.id in used:
+    if id_used:
         return Rejection(f"Wager id {wager.id!r} is already in use at this table.", wager.id)
     kind = parse_kind(wager.kind, options.dice)
     if isinstance(kind, NotOffered):

@@ -14,6 +14,7 @@ from games.rules.core import (
     StepOutcome,
     cite,
 )
+from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.sic_bo.options import SicBoOptions
 from games.rules.sic_bo.settlement import return_wagers, settle_throw, throw_from_faces
@@ -25,7 +26,7 @@ class SicBoTable:
     """The wagers on the layout, in the order placed, and every wager id ever taken."""
 
     layout: tuple[PlacedWager, ...] = ()
-    wager_ids: frozenset[str] = frozenset()
+    wager_ids: UsedIds = NO_IDS
 
 
 def wagers_place(
@@ -33,11 +34,12 @@ def wagers_place(
 ) -> tuple[SicBoTable, StepOutcome]:
     """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
     placed = list(table.layout)
-    ids = set(table.wager_ids)
+    used = table.wager_ids
+    ids: set[str] = set()  # ids taken by this event
     accepted: list[str] = []
     rejected: list[Rejection] = []
     for wager in parse_wagers(payload, "wagers"):
-        if wager.id in ids:
+        if wager.id in used or wager.id in ids:
             rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
             continue
         try:
@@ -55,7 +57,7 @@ def wagers_place(
         placed.append(PlacedWager(wager, bet))
         ids.add(wager.id)
         accepted.append(wager.id)
-    new_table = SicBoTable(tuple(placed), frozenset(ids))
+    new_table = SicBoTable(tuple(placed), used.with_ids(ids))
     return new_table, StepOutcome(accepted=tuple(accepted), rejected=tuple(rejected))
 
 

@@ -14,6 +14,7 @@ from games.rules.core import (
     cite,
     die_face_refusal,
 )
+from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.core.wagers import parse_dice, parse_wagers
 from games.rules.three_dice_football import options as football_options
 from games.rules.three_dice_football.field import (
@@ -47,7 +48,7 @@ class FootballState:
     game: int = 1
     quarterback: int = 1
     wagers: tuple[Wager, ...] = ()
-    placed_ids: frozenset[str] = frozenset()
+    placed_ids: UsedIds = NO_IDS
     extra_point_pending: bool = False
 
     @property
@@ -100,9 +101,10 @@ def place_wagers(
     """Accept the wagers the rules allow now; reject the others with a reason."""
     accepted: list[Wager] = []
     rejected: list[Rejection] = []
-    ids = set(state.placed_ids)
+    used = state.placed_ids
+    ids: set[str] = set()  # ids taken by this event
     for wager in parse_wagers(payload):
-        if wager.id in ids:
+        if wager.id in used or wager.id in ids:
             rejected.append(
                 Rejection(error=f"Wager id {wager.id!r} is already used", wager=wager.id)
             )
@@ -118,7 +120,7 @@ def place_wagers(
             continue
         ids.add(wager.id)
         accepted.append(wager)
-    new_state = replace(state, wagers=(*state.wagers, *accepted), placed_ids=frozenset(ids))
+    new_state = replace(state, wagers=(*state.wagers, *accepted), placed_ids=used.with_ids(ids))
     outcome = StepOutcome(
         accepted=tuple(w.id for w in accepted),
         rejected=tuple(rejected),
