@@ -15,9 +15,12 @@ from games.rules.core import RuleViolation, cite
 from games.rules.craps.paytables import POINT_NUMBERS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WagerType:
-    """One wager of the regulations: its kind prefix, its name and the paragraph defining it."""
+    """One wager of the regulations: its kind prefix, its name and the paragraph defining it.
+
+    Each is a single constant below, compared by identity (fast in the settlement loop).
+    """
 
     key: str
     name: str

@@ -7,6 +7,7 @@ alternative paytables; a released paytable is never edited.
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from types import MappingProxyType
 from typing import Final
 
@@ -21,14 +22,14 @@ class Odds:
     per: int = 1
     for_one: bool = False
 
-    @property
+    @cached_property
     def ratio(self) -> Fraction:
         """Winnings per unit wagered (the stake comes back on top)."""
         if self.for_one:
             return Fraction(self.wins - 1)
         return Fraction(self.wins, self.per)
 
-    @property
+    @cached_property
     def text(self) -> str:
         """``7 to 6`` or ``1000 for 1``, as the paytable prints it."""
         return f"{self.wins} for 1" if self.for_one else f"{self.wins} to {self.per}"
