@@ -23,3 +23,36 @@ def test_levels_stay_logarithmic() -> None:
     assert len(used) == 1000
     assert len(used.levels) <= 10  # 1000 < 2**10: one level per binary digit at most
     assert all("w" + str(n) in used for n in range(1000))
+
+
+def test_take_wagers_refuses_an_id_used_before_or_in_the_same_event() -> None:
+    from decimal import Decimal
+
+    from games.rules.core import Rejection, RuleViolation, Wager
+    from games.rules.core.wagers import take_wagers
+
+    def wager(wager_id: str, kind: str = "ok") -> Wager:
+        return Wager(wager_id, "p1", kind, Decimal("5"))
+
+    def admit(index: int, w: Wager, taken: object) -> str | Rejection:
+        if w.kind == "raise":
+            raise RuleViolation("not now", "58 Pa. Code § 1")
+        if w.kind == "reject":
+            return Rejection("no", w.id)
+        return f"entry {index}"
+
+    first = take_wagers([wager("a")], UsedIds(), admit)
+    second = take_wagers(
+        [wager("a"), wager("b"), wager("b"), wager("c", "raise"), wager("d", "reject")],
+        first.used,
+        admit,
+    )
+    assert second.accepted == ("b",) and second.taken == ("entry 1",)
+    assert [(r.wager, r.error) for r in second.rejected] == [
+        ("a", "Wager id 'a' is already in use"),
+        ("b", "Wager id 'b' is already in use"),
+        ("c", "not now"),
+        ("d", "no"),
+    ]
+    # A refused id is not used: it may come back in a later event.
+    assert "c" not in second.used and "b" in second.used

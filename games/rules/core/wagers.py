@@ -1,8 +1,15 @@
 """Parsing the common wager form ``{"id", "player", "kind", "amount", ...}``."""
 
-from games.rules.core.errors import MalformedInput
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from games.rules.core.errors import MalformedInput, RuleViolation
+from games.rules.core.ids import UsedIds
 from games.rules.core.money import parse_amount
-from games.rules.core.results import Wager
+from games.rules.core.results import Rejection, Wager
+
+Taken = TypeVar("Taken")
 
 _COMMON = ("id", "player", "kind", "amount")
 
@@ -38,3 +45,42 @@ def parse_dice(payload: object, field: str) -> list[int]:
     ):
         raise MalformedInput(field, "must be a list of integer die faces")
     return list(payload)
+
+
+@dataclass(frozen=True)
+class TakenWagers(Generic[Taken]):
+    """What one wagers event did: the engine's entries for the wagers taken, in order."""
+
+    taken: tuple[Taken, ...]
+    accepted: tuple[str, ...]
+    rejected: tuple[Rejection, ...]
+    used: UsedIds  # the table's used ids, these included
+
+
+def take_wagers(
+    wagers: Iterable[Wager],
+    used: UsedIds,
+    admit: Callable[[int, Wager, Sequence[Taken]], "Taken | Rejection"],
+) -> TakenWagers[Taken]:
+    """Each wager in order: refused if its id was ever used at the table, else whatever
+    `admit(index, wager, taken so far)` says: the engine's entry for it, or a Rejection
+    (returned, or a RuleViolation raised). One place for the one-use id rule."""
+    taken: list[Taken] = []
+    accepted: list[str] = []
+    rejected: list[Rejection] = []
+    ids: set[str] = set()
+    for index, wager in enumerate(wagers):
+        if wager.id in used or wager.id in ids:
+            rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
+            continue
+        try:
+            entry = admit(index, wager, taken)
+        except RuleViolation as violation:
+            entry = Rejection(violation.message, wager.id, violation.cite)
+        if isinstance(entry, Rejection):
+            rejected.append(entry)
+            continue
+        taken.append(entry)
+        ids.add(wager.id)
+        accepted.append(wager.id)
+    return TakenWagers(tuple(taken), tuple(accepted), tuple(rejected), used.with_ids(ids))

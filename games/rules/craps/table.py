@@ -6,7 +6,7 @@ last 7, the Power Odds selected for the next throw, and the wagers on the layout
 each one's progress. Every event returns a new table and a StepOutcome.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
@@ -25,7 +25,7 @@ from games.rules.core import (
     parse_amount,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
-from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
 from games.rules.craps import bets
 from games.rules.craps.bets import Bet, bet_from_kind
 from games.rules.craps.options import CrapsOptions
@@ -97,26 +97,17 @@ def wagers_place(
     options: CrapsOptions, table: CrapsTable, payload: object
 ) -> tuple[CrapsTable, StepOutcome]:
     """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
-    layout = list(table.layout)
-    used = table.wager_ids
-    ids: set[str] = set()  # ids taken by this event
-    accepted: list[str] = []
-    rejected: list[Rejection] = []
-    for index, wager in enumerate(parse_wagers(payload, "wagers")):
+    wagers = parse_wagers(payload, "wagers")
+    for index, wager in enumerate(wagers):
         _check_fields(wager, f"wagers[{index}]")
-        if wager.id in used or wager.id in ids:
-            rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
-            continue
-        try:
-            entry = _admit(options, table, layout, wager, f"wagers[{index}]")
-        except RuleViolation as violation:
-            rejected.append(Rejection(violation.message, wager.id, violation.cite))
-            continue
-        layout.append(entry)
-        ids.add(wager.id)
-        accepted.append(wager.id)
-    new_table = replace(table, layout=tuple(layout), wager_ids=used.with_ids(ids))
-    return new_table, StepOutcome(tuple(accepted), tuple(rejected), (), new_table.summary())
+
+    def admit(index: int, wager: Wager, taken: Sequence[OnLayout]) -> OnLayout:
+        return _admit(options, table, [*table.layout, *taken], wager, f"wagers[{index}]")
+
+    result = take_wagers(wagers, table.wager_ids, admit)
+    new_table = replace(table, layout=(*table.layout, *result.taken), wager_ids=result.used)
+    outcome = StepOutcome(result.accepted, result.rejected, (), new_table.summary())
+    return new_table, outcome
 
 
 WAGER_FIELDS = ("on", "seat")  # beyond id, player, kind and amount

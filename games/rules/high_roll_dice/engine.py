@@ -15,7 +15,7 @@ from games.rules.core import (
     die_face_refusal,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
-from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
 from games.rules.high_roll_dice.options import Options, describe_options, parse_options
 from games.rules.high_roll_dice.par import par_sheet
 from games.rules.high_roll_dice.payout_limit import Winning, apply_payout_limit
@@ -98,29 +98,20 @@ def _place_wagers(
     options: Options, state: TableState, wagers: Sequence[Wager]
 ) -> tuple[TableState, StepOutcome]:
     """Accept what the rules allow, in order; refuse the rest with the section."""
-    placed = list(state.wagers)
-    used = state.used_ids
-    taken: set[str] = set()  # ids taken by this event
-    accepted: list[str] = []
-    rejected: list[Rejection] = []
-    for wager in wagers:
-        admitted = _admit(options, state, wager, placed, wager.id in used or wager.id in taken)
-        if isinstance(admitted, Rejection):
-            rejected.append(admitted)
-            continue
-        placed.append(Placed(wager, admitted))
-        taken.add(wager.id)
-        accepted.append(wager.id)
-    new_state = replace(state, wagers=tuple(placed), used_ids=used.with_ids(taken))
-    return new_state, StepOutcome(accepted=tuple(accepted), rejected=tuple(rejected))
+
+    def admit(index: int, wager: Wager, taken: Sequence[Placed]) -> Placed | Rejection:
+        kind = _admit(options, state, wager, (*state.wagers, *taken))
+        return kind if isinstance(kind, Rejection) else Placed(wager, kind)
+
+    result = take_wagers(wagers, state.used_ids, admit)
+    new_state = replace(state, wagers=(*state.wagers, *result.taken), used_ids=result.used)
+    return new_state, StepOutcome(accepted=result.accepted, rejected=result.rejected)
 
 
 def _admit(
-    options: Options, state: TableState, wager: Wager, placed: Sequence[Placed], id_used: bool
+    options: Options, state: TableState, wager: Wager, placed: Sequence[Placed]
 ) -> Rejection | Kind:
     """The wager's area when it may be placed now, else its Rejection."""
-    if id_used:
-        return Rejection(f"Wager id {wager.id!r} is already in use at this table.", wager.id)
     kind = parse_kind(wager.kind, options.dice)
     if isinstance(kind, NotOffered):
         return Rejection(kind.error, wager.id, cite=kind.cite)

@@ -12,10 +12,11 @@ from games.rules.core import (
     Rejection,
     RuleViolation,
     StepOutcome,
+    Wager,
     cite,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
-from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
 from games.rules.sic_bo.options import SicBoOptions
 from games.rules.sic_bo.settlement import return_wagers, settle_throw, throw_from_faces
 from games.rules.sic_bo.wagers import PlacedWager, bet_from_kind, check_amount
@@ -33,32 +34,20 @@ def wagers_place(
     options: SicBoOptions, table: SicBoTable, payload: object
 ) -> tuple[SicBoTable, StepOutcome]:
     """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
-    placed = list(table.layout)
-    used = table.wager_ids
-    ids: set[str] = set()  # ids taken by this event
-    accepted: list[str] = []
-    rejected: list[Rejection] = []
-    for wager in parse_wagers(payload, "wagers"):
-        if wager.id in used or wager.id in ids:
-            rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
-            continue
-        try:
-            bet = bet_from_kind(wager.kind)
-            check_amount(wager.amount)
-        except RuleViolation as violation:
-            rejected.append(Rejection(violation.message, wager.id, cite=violation.cite))
-            continue
+
+    def admit(index: int, wager: Wager, taken: object) -> PlacedWager | Rejection:
+        bet = bet_from_kind(wager.kind)
+        check_amount(wager.amount)
         # Chapter 625a sets no wager amounts: the posted limits are the certificate
         # holder's own, so a refusal for them carries no 625a citation.
         limit_error = options.limits.refusal(wager.amount)
         if limit_error is not None:
-            rejected.append(Rejection(limit_error, wager.id))
-            continue
-        placed.append(PlacedWager(wager, bet))
-        ids.add(wager.id)
-        accepted.append(wager.id)
-    new_table = SicBoTable(tuple(placed), used.with_ids(ids))
-    return new_table, StepOutcome(accepted=tuple(accepted), rejected=tuple(rejected))
+            return Rejection(limit_error, wager.id)
+        return PlacedWager(wager, bet)
+
+    result = take_wagers(parse_wagers(payload, "wagers"), table.wager_ids, admit)
+    new_table = SicBoTable((*table.layout, *result.taken), result.used)
+    return new_table, StepOutcome(accepted=result.accepted, rejected=result.rejected)
 
 
 def dice_throw(table: SicBoTable, payload: object) -> tuple[SicBoTable, StepOutcome]:

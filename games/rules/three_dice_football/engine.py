@@ -15,7 +15,7 @@ from games.rules.core import (
     die_face_refusal,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
-from games.rules.core.wagers import parse_dice, parse_wagers
+from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
 from games.rules.three_dice_football import options as football_options
 from games.rules.three_dice_football.field import (
     SCORING_ENDS,
@@ -99,31 +99,21 @@ def place_wagers(
     options: FootballOptions, state: FootballState, payload: object
 ) -> tuple[FootballState, StepOutcome]:
     """Accept the wagers the rules allow now; reject the others with a reason."""
-    accepted: list[Wager] = []
-    rejected: list[Rejection] = []
-    used = state.placed_ids
-    ids: set[str] = set()  # ids taken by this event
-    for wager in parse_wagers(payload):
-        if wager.id in used or wager.id in ids:
-            rejected.append(
-                Rejection(error=f"Wager id {wager.id!r} is already used", wager=wager.id)
-            )
-            continue
+
+    def admit(index: int, wager: Wager, taken: object) -> Wager | Rejection:
         rejection = placement_rejection(
             wager,
             options,
             game_started=state.game_started,
             extra_point_pending=state.extra_point_pending,
         )
-        if rejection is not None:
-            rejected.append(rejection)
-            continue
-        ids.add(wager.id)
-        accepted.append(wager)
-    new_state = replace(state, wagers=(*state.wagers, *accepted), placed_ids=used.with_ids(ids))
+        return wager if rejection is None else rejection
+
+    result = take_wagers(parse_wagers(payload), state.placed_ids, admit)
+    new_state = replace(state, wagers=(*state.wagers, *result.taken), placed_ids=result.used)
     outcome = StepOutcome(
-        accepted=tuple(w.id for w in accepted),
-        rejected=tuple(rejected),
+        accepted=result.accepted,
+        rejected=result.rejected,
         extra={"field": field_summary(new_state)},
     )
     return new_state, outcome
