@@ -222,40 +222,32 @@ def _odds(bet: Bet, progress: OddsProgress, roll: Roll, options: CrapsOptions) -
 # --- § 623a.3(a)(5)-(10), (41), (42): numbers against the 7 ------------------------------
 
 
-def _place(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
-    section, total = bet.section, roll.total
-    if total == bet.number:
-        return win(PLACE_TO_WIN[total], f"{section}(i)"), None
-    if total == 7:
-        return lose(f"{section}(ii)"), None
-    return None, None
+def _number_before_seven(paytable: Mapping[int, Odds]):
+    """Place Bet to Win (5) and Buy Bet (41): the number before a 7 wins at `paytable`."""
+
+    def rule(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
+        section, total = bet.section, roll.total
+        if total == bet.number:
+            return win(paytable[total], f"{section}(i)"), None
+        if total == 7:
+            return lose(f"{section}(ii)"), None
+        return None, None
+
+    return rule
 
 
-def _place_lose(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
-    section, total = bet.section, roll.total
-    if total == 7:
-        return win(PLACE_TO_LOSE[bet.number], f"{section}(i)"), None  # type: ignore[index]
-    if total == bet.number:
-        return lose(f"{section}(ii)"), None
-    return None, None
+def _seven_before_number(paytable: Mapping[int, Odds]):
+    """Place Bet to Lose (6) and Lay Bet (42): a 7 before the number wins at `paytable`."""
 
+    def rule(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
+        section, total = bet.section, roll.total
+        if total == 7:
+            return win(paytable[bet.number], f"{section}(i)"), None  # type: ignore[index]
+        if total == bet.number:
+            return lose(f"{section}(ii)"), None
+        return None, None
 
-def _buy(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
-    section, total = bet.section, roll.total
-    if total == bet.number:
-        return win(BUY[total], f"{section}(i)"), None
-    if total == 7:
-        return lose(f"{section}(ii)"), None
-    return None, None
-
-
-def _lay(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
-    section, total = bet.section, roll.total
-    if total == 7:
-        return win(LAY[bet.number], f"{section}(i)"), None  # type: ignore[index]
-    if total == bet.number:
-        return lose(f"{section}(ii)"), None
-    return None, None
+    return rule
 
 
 def _hard(bet: Bet, progress: None, roll: Roll, options: CrapsOptions) -> Step:
@@ -473,10 +465,10 @@ _RULES: dict[WagerType, Callable[[Bet, Any, Roll, CrapsOptions], Step]] = {
     bets.DONT_PASS: _wrong_way,
     bets.DONT_COME: _wrong_way,
     bets.ODDS: _odds,
-    bets.PLACE: _place,
-    bets.PLACE_LOSE: _place_lose,
-    bets.BUY: _buy,
-    bets.LAY: _lay,
+    bets.PLACE: _number_before_seven(PLACE_TO_WIN),
+    bets.PLACE_LOSE: _seven_before_number(PLACE_TO_LOSE),
+    bets.BUY: _number_before_seven(BUY),
+    bets.LAY: _seven_before_number(LAY),
     bets.HARD: _hard,
     bets.FIELD: _field,
     bets.ANY_SEVEN: _single(ANY_SEVEN, (7,), "any_seven"),
