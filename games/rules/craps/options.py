@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from games.rules.core import MalformedInput, TableLimits, parse_table_limits
+from games.rules.core.options import refuse_unknown_options
 from games.rules.craps.paytables import BONUS_CRAPS, FIRE_BET, HOT_ROLLER, LUCKY_SHOOTER
 
 VARIANTS = ("craps", "mini_craps")
@@ -74,12 +75,7 @@ class CrapsOptions:
 
 def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
     """Options from a scenario (JSON values) or the PAR command line (strings)."""
-    for name in raw:
-        if name not in OPTION_NAMES:
-            raise MalformedInput(
-                f"options.{name}",
-                f"is not a Craps option; the options are {', '.join(OPTION_NAMES)}",
-            )
+    refuse_unknown_options(raw, OPTION_NAMES, "Craps")
     paytables = {
         name: _paytable(raw, name, choices, getattr(CrapsOptions, name))
         for name, choices in _PAYTABLE_CHOICES.items()

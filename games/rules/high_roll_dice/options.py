@@ -12,6 +12,7 @@ from games.rules.core import (
     parse_table_limits,
 )
 from games.rules.core.money import has_whole_cents
+from games.rules.core.options import refuse_unknown_options
 from games.rules.high_roll_dice.payout_limit import payout_limit_minimum
 
 DICE_CHOICES = (10, 6)
@@ -33,12 +34,7 @@ class Options:
 
 def parse_options(raw: Mapping[str, object]) -> Options:
     """Options from JSON values or command-line strings, defaults filled in."""
-    for name in raw:
-        if name not in OPTION_NAMES:
-            known = ", ".join(OPTION_NAMES)
-            raise MalformedInput(
-                f"options.{name}", f"is not a High Roll Dice option; known: {known}"
-            )
+    refuse_unknown_options(raw, OPTION_NAMES, "High Roll Dice")
     dice = _dice(raw.get("dice", DEFAULT_DICE))
     limits = parse_table_limits(
         raw, default_minimum=DEFAULT_MIN_WAGER, default_maximum=DEFAULT_MAX_WAGER

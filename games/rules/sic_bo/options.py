@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from games.rules.core import MalformedInput, TableLimits, parse_table_limits
+from games.rules.core.options import refuse_unknown_options
 
 OPTION_NAMES = ("shaker", "min_wager", "max_wager")
 SHAKERS = ("manual", "automated")  # § 625a.1(d)(1) and (2)
@@ -24,18 +25,11 @@ class SicBoOptions:
 
 def parse_options(raw: Mapping[str, object]) -> SicBoOptions:
     """Options from a scenario (JSON values) or the PAR command line (strings)."""
-    shaker = "manual"
-    for name, value in raw.items():
-        if name not in OPTION_NAMES:
-            raise MalformedInput(
-                f"options.{name}",
-                f"is not a Sic Bo option; the options are {', '.join(OPTION_NAMES)}",
-            )
-        if name == "shaker":
-            if value not in SHAKERS:
-                raise MalformedInput("options.shaker", f"must be one of {', '.join(SHAKERS)}")
-            shaker = str(value)
-    return SicBoOptions(shaker=shaker, limits=parse_table_limits(raw))
+    refuse_unknown_options(raw, OPTION_NAMES, "Sic Bo")
+    shaker = raw.get("shaker", "manual")
+    if shaker not in SHAKERS:
+        raise MalformedInput("options.shaker", f"must be one of {', '.join(SHAKERS)}")
+    return SicBoOptions(shaker=str(shaker), limits=parse_table_limits(raw))
 
 
 def describe_options(options: SicBoOptions) -> dict[str, object]:

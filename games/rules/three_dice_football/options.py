@@ -8,7 +8,8 @@ maximum wager. The chapter sets no limit itself, so each defaults to none.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from games.rules.core import MalformedInput, TableLimits, parse_table_limits
+from games.rules.core import TableLimits, parse_table_limits
+from games.rules.core.options import refuse_unknown_options
 
 OPTION_NAMES = ("min_wager", "max_wager")
 
@@ -22,12 +23,7 @@ class FootballOptions:
 
 def parse_options(raw: Mapping[str, object]) -> FootballOptions:
     """Options from a scenario (JSON values) or the PAR command line (strings)."""
-    for name in raw:
-        if name not in OPTION_NAMES:
-            raise MalformedInput(
-                f"options.{name}",
-                f"is not a Three Dice Football option; the options are {', '.join(OPTION_NAMES)}",
-            )
+    refuse_unknown_options(raw, OPTION_NAMES, "Three Dice Football")
     return FootballOptions(limits=parse_table_limits(raw))
 
 
