@@ -13,6 +13,7 @@ ENGINE_MODULES: dict[str, str] = {
     "sic_bo": "games.rules.sic_bo",
     "three_dice_football": "games.rules.three_dice_football",
     "craps": "games.rules.craps",
+    "pai_gow": "games.rules.pai_gow",
 }
 
 

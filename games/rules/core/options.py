@@ -13,3 +13,23 @@ def refuse_unknown_options(raw: Mapping[str, object], names: Iterable[str], game
             raise MalformedInput(
                 f"options.{name}", f"is not a {game} option; the options are {', '.join(known)}"
             )
+
+
+def option_choice(
+    raw: Mapping[str, object], name: str, choices: tuple[str, ...], default: str
+) -> str:
+    """The option `name`, one of `choices`; `default` when absent."""
+    value = raw.get(name, default)
+    if value not in choices:
+        raise MalformedInput(f"options.{name}", f"must be one of {', '.join(choices)}")
+    return str(value)
+
+
+def option_flag(raw: Mapping[str, object], name: str, default: bool) -> bool:
+    """A yes-or-no option: JSON true/false, or "true"/"false" from the command line."""
+    value = raw.get(name, default)
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise MalformedInput(f"options.{name}", "must be true or false")

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from games.rules.core import MalformedInput, TableLimits, parse_table_limits
-from games.rules.core.options import refuse_unknown_options
+from games.rules.core.options import option_choice, option_flag, refuse_unknown_options
 from games.rules.craps.paytables import BONUS_CRAPS, FIRE_BET, HOT_ROLLER, LUCKY_SHOOTER
 
 VARIANTS = ("craps", "mini_craps")
@@ -81,16 +81,16 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
         for name, choices in _PAYTABLE_CHOICES.items()
     }
     return CrapsOptions(
-        variant=_choice(raw, "variant", VARIANTS, "craps"),
+        variant=option_choice(raw, "variant", VARIANTS, "craps"),
         limits=parse_table_limits(
             raw, default_minimum=DEFAULT_MIN_WAGER, default_maximum=DEFAULT_MAX_WAGER
         ),
         max_odds_multiple=_odds_multiple(raw),
-        buy_lay=_flag(raw, "buy_lay", True),
+        buy_lay=option_flag(raw, "buy_lay", True),
         vig_percent=_vig_percent(raw),
-        vig_collected=_choice(raw, "vig_collected", VIG_COLLECTED, "on_win"),
-        power_odds=_flag(raw, "power_odds", True),
-        table_type=_choice(raw, "table_type", TABLE_TYPES, "manual"),
+        vig_collected=option_choice(raw, "vig_collected", VIG_COLLECTED, "on_win"),
+        power_odds=option_flag(raw, "power_odds", True),
+        table_type=option_choice(raw, "table_type", TABLE_TYPES, "manual"),
         **paytables,
     )
 
@@ -113,13 +113,6 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
     return described
 
 
-def _choice(raw: Mapping[str, object], name: str, choices: tuple[str, ...], default: str) -> str:
-    value = raw.get(name, default)
-    if value not in choices:
-        raise MalformedInput(f"options.{name}", f"must be one of {', '.join(choices)}")
-    return str(value)
-
-
 def _paytable(
     raw: Mapping[str, object], name: str, choices: tuple[str, ...], default: str | None
 ) -> str | None:
@@ -132,15 +125,6 @@ def _paytable(
         allowed = ", ".join((*choices, NOT_OFFERED))
         raise MalformedInput(f"options.{name}", f"must be one of {allowed}")
     return str(value)
-
-
-def _flag(raw: Mapping[str, object], name: str, default: bool) -> bool:
-    value = raw.get(name, default)
-    if isinstance(value, bool):
-        return value
-    if value in ("true", "false"):
-        return value == "true"
-    raise MalformedInput(f"options.{name}", "must be true or false")
 
 
 def _odds_multiple(raw: Mapping[str, object]) -> int:

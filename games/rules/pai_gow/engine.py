@@ -1,0 +1,67 @@
+"""The Pai Gow engine: the Engine protocol of games.rules.core.engine over table.py."""
+
+from collections.abc import Mapping
+
+from games.rules.core import MalformedInput, ParRecord, StepOutcome
+from games.rules.pai_gow import options as pai_gow_options
+from games.rules.pai_gow.options import PaiGowOptions
+from games.rules.pai_gow.par import par_sheet
+from games.rules.pai_gow.table import (
+    PaiGowTable,
+    bank_take,
+    hands_reveal,
+    hands_set,
+    irregularity,
+    tiles_deal,
+    wagers_place,
+    wagers_surrender,
+)
+
+EVENTS = ("wagers", "bank", "deal", "set", "surrender", "reveal", "irregularity")
+
+
+class PaiGowEngine:
+    """Pai Gow (tiles), 58 Pa. Code ch. 621a."""
+
+    game = "pai_gow"
+
+    def parse_options(self, raw: Mapping[str, object]) -> PaiGowOptions:
+        """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
+        return pai_gow_options.parse_options(raw)
+
+    def describe_options(self, options: PaiGowOptions) -> dict[str, object]:
+        """The options in force, defaults filled in, as JSON-ready values."""
+        return pai_gow_options.describe_options(options)
+
+    def new_state(self, options: PaiGowOptions) -> PaiGowTable:
+        """A fresh table at the start of the game (§ 621a.9(b)): no bank yet."""
+        return PaiGowTable()
+
+    def step(
+        self, options: PaiGowOptions, state: PaiGowTable, event: str, payload: object
+    ) -> tuple[PaiGowTable, StepOutcome]:
+        """Apply one event of EVENTS."""
+        if event == "wagers":
+            return wagers_place(options, state, payload)
+        if event == "bank":
+            return bank_take(options, state, payload)
+        if event == "deal":
+            return tiles_deal(options, state, payload)
+        if event == "set":
+            return hands_set(options, state, payload)
+        if event == "surrender":
+            return wagers_surrender(state, payload)
+        if event == "reveal":
+            return hands_reveal(state, payload)
+        if event == "irregularity":
+            return irregularity(state, payload)
+        raise MalformedInput(event, f"is not a Pai Gow event; the events are {', '.join(EVENTS)}")
+
+    def open_wagers(self, state: PaiGowTable) -> tuple[str, ...]:
+        """Ids of the wagers of the round in play not yet decided, in the order placed."""
+        decided = state.round.decided
+        return tuple(w.id for w in state.round.wagers if w.id not in decided)
+
+    def par_sheet(self, options: PaiGowOptions) -> tuple[ParRecord, ...]:
+        """The exact win, tie and lose of a house-way player against the house way."""
+        return par_sheet(options)

@@ -1,0 +1,114 @@
+"""Pai Gow options: what a certificate holder's Rules Submission chooses (§ 601a.2).
+
+Chapter 621a leaves to the Rules Submission: player banking (§ 621a.9(a)) and
+co-banking (§ 621a.9(e)), wagers on two adjacent betting areas (§ 621a.5(d)), the
+alternative dealing styles (§ 621a.7(a)), a random number generator in place of the
+shaker (§ 621a.6(a)(1)) and the dealer's wager against a player bank (§ 621a.9(h)).
+The defaults offer everything the chapter allows; a submission narrows them.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from games.rules.core import MalformedInput, TableLimits, format_money, parse_amount
+from games.rules.core.limits import parse_table_limits
+from games.rules.core.money import has_whole_cents
+from games.rules.core.options import option_choice, option_flag, refuse_unknown_options
+from games.rules.pai_gow.dealing import ALTERNATIVE_STYLES
+
+OPTION_NAMES = (
+    "player_banking",
+    "co_banking",
+    "adjacent_betting_areas",
+    "dealing_styles",
+    "starting_position",
+    "dealer_wager_against_bank",
+    "min_wager",
+    "max_wager",
+)
+SHAKER = "shaker"
+RNG = "rng"
+STARTING_POSITIONS = (SHAKER, RNG)  # § 621a.6(a)(2) and (1)
+LAST_WAGER = "last_wager"  # § 621a.9(h): "equal to the banker's last wager ... against the dealer"
+
+
+@dataclass(frozen=True)
+class PaiGowOptions:
+    """The options in force. `dealer_wager_against_bank` None means the bank's last wager."""
+
+    player_banking: bool = True
+    co_banking: bool = True
+    adjacent_betting_areas: bool = True
+    dealing_styles: tuple[str, ...] = ALTERNATIVE_STYLES
+    starting_position: str = SHAKER
+    dealer_wager_against_bank: Decimal | None = None
+    limits: TableLimits = field(default_factory=lambda: TableLimits(Decimal("5"), Decimal("5000")))
+
+
+def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
+    """Options from a scenario (JSON values) or the PAR command line (strings)."""
+    refuse_unknown_options(raw, OPTION_NAMES, "Pai Gow")
+    co_banking = option_flag(raw, "co_banking", True)
+    player_banking = option_flag(raw, "player_banking", True)
+    if co_banking and not player_banking and "co_banking" in raw:
+        raise MalformedInput(
+            "options.co_banking",
+            "co-banking is offered to a player bank (§ 621a.9(e)): it needs player_banking",
+        )
+    return PaiGowOptions(
+        player_banking=player_banking,
+        co_banking=co_banking and player_banking,
+        adjacent_betting_areas=option_flag(raw, "adjacent_betting_areas", True),
+        dealing_styles=_dealing_styles(raw),
+        starting_position=option_choice(raw, "starting_position", STARTING_POSITIONS, SHAKER),
+        dealer_wager_against_bank=_dealer_wager(raw),
+        limits=parse_table_limits(
+            raw, default_minimum=Decimal("5"), default_maximum=Decimal("5000")
+        ),
+    )
+
+
+def describe_options(options: PaiGowOptions) -> dict[str, object]:
+    """Every option with defaults filled in, JSON-ready."""
+    dealer_wager = options.dealer_wager_against_bank
+    return {
+        "player_banking": options.player_banking,
+        "co_banking": options.co_banking,
+        "adjacent_betting_areas": options.adjacent_betting_areas,
+        "dealing_styles": list(options.dealing_styles),
+        "starting_position": options.starting_position,
+        "dealer_wager_against_bank": LAST_WAGER
+        if dealer_wager is None
+        else format_money(dealer_wager),
+        **options.limits.describe(),
+    }
+
+
+def _dealing_styles(raw: Mapping[str, object]) -> tuple[str, ...]:
+    field_name = "options.dealing_styles"
+    value = raw.get("dealing_styles", list(ALTERNATIVE_STYLES))
+    if isinstance(value, str):  # the PAR command line: "chee_yee,jung_quat" or ""
+        value = [name for name in value.split(",") if name]
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise MalformedInput(field_name, "must be a list of dealing style names")
+    for name in value:
+        if name not in ALTERNATIVE_STYLES:
+            raise MalformedInput(
+                field_name,
+                f"{name!r} is not a dealing style of § 621a.7; they are "
+                + ", ".join(ALTERNATIVE_STYLES),
+            )
+    # Kept in the order of § 621a.7(a), each once.
+    return tuple(name for name in ALTERNATIVE_STYLES if name in value)
+
+
+def _dealer_wager(raw: Mapping[str, object]) -> Decimal | None:
+    value = raw.get("dealer_wager_against_bank", LAST_WAGER)
+    if value == LAST_WAGER:
+        return None
+    field_name = "options.dealer_wager_against_bank"
+    amount = parse_amount(value, field_name)
+    if amount < 0 or not has_whole_cents(amount):
+        raise MalformedInput(field_name, f'must be "{LAST_WAGER}" or an amount in whole cents')
+    return amount
