@@ -528,6 +528,10 @@ def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
         raise MalformedInput("irregularity.void", "must be true or false")
     at_place = [w for w in current.live() if position(w) == place]
     bank = current.bank
+    if place == "bank" and bank is None:
+        return table, _rejected(
+            RuleViolation("No player is banking this round", cite("621a.10(e)"))
+        )
     if (
         place in (DEALER, DEAD_HAND, "bank")
         or not at_place

@@ -1,0 +1,979 @@
+"""Pai Gow (tiles), 58 Pa. Code ch. 621a: tiles, hands, the house way, dealing, vigorish.
+
+Every expected value is worked out by hand from the chapter's text (the Annex of
+chapter 621a; struck text deleted, CAPITALS added) and the readings of the engine's
+spec where the text leaves a choice:
+
+- § 621a.3(f): a 1-2 or 2-4 used without its mate counts 3 or 6, whichever gives the
+  hand the higher value, and ranks as counted (1-2 as 6: 15th; 2-4 as 3: 17th).
+- § 621a.8(d)(2), (3): where several settings qualify, the one with the strongest high
+  hand, then the strongest low hand.
+- § 621a.9(j): in a player-bank round the count begins with the bank's position.
+
+Stacks are listed from the dealer's right (S1 is the rightmost), each top tile first.
+"""
+
+from collections import Counter
+from decimal import Decimal
+from itertools import combinations_with_replacement
+
+import pytest
+
+from games.rules.core import MalformedInput, RuleViolation, cite
+from games.rules.pai_gow.dealing import (
+    DEALING_STYLES,
+    PLACES,
+    apply_cut,
+    deliver,
+    places_from,
+    starting_place,
+)
+from games.rules.pai_gow.house_way import house_way
+from games.rules.pai_gow.ranking import beats, hand_strength, hand_value, pair_rank
+from games.rules.pai_gow.settlement import vigorish
+from games.rules.pai_gow.tiles import TILE_SET, TILES, Tile, parse_tile, tile_rank
+from games.rules.registry import engine_get
+from games.scenario import run_scenario
+
+
+def _t(name: str) -> Tile:
+    return parse_tile(name)
+
+
+def _hand(a: str, b: str) -> tuple[Tile, Tile]:
+    return _t(a), _t(b)
+
+
+def _names(tiles) -> list[str]:
+    return sorted(str(t) for t in tiles)
+
+
+# § 621a.3(h): the 32 tiles, their individual ranking and number in the set.
+
+# (tile, rank, number in the set), copied from the table of § 621a.3(h).
+RANK_TABLE = [
+    ("6-6", 1, 2), ("1-1", 2, 2), ("4-4", 3, 2), ("1-3", 4, 2), ("5-5", 5, 2),
+    ("3-3", 6, 2), ("2-2", 7, 2), ("5-6", 8, 2), ("4-6", 9, 2), ("1-6", 10, 2),
+    ("1-5", 11, 2), ("3-6", 12, 1), ("4-5", 12, 1), ("2-6", 13, 1), ("3-5", 13, 1),
+    ("2-5", 14, 1), ("3-4", 14, 1), ("2-4", 15, 1), ("1-4", 16, 1), ("2-3", 16, 1),
+    ("1-2", 17, 1),
+]  # fmt: skip
+
+
+def test_621a_3_h_the_set_is_32_tiles_of_21_kinds() -> None:
+    """58 Pa. Code § 621a.3(h): eleven kinds twice and ten kinds once, 22 + 10 = 32."""
+    assert {str(tile): count for tile, count in TILE_SET.items()} == {
+        name: count for name, _, count in RANK_TABLE
+    }
+    assert sum(TILE_SET.values()) == 32
+    assert len(TILES) == 21
+    # Every tile A-B with 1 <= A <= B <= 6 is in the set: 6 doubles + 15 others = 21.
+    every = {f"{a}-{b}" for a in range(1, 7) for b in range(a, 7)}
+    assert {str(tile) for tile in TILES} == every
+
+
+@pytest.mark.parametrize(("name", "rank", "count"), RANK_TABLE)
+def test_621a_3_h_individual_rank_of_each_tile(name: str, rank: int, count: int) -> None:
+    """58 Pa. Code § 621a.3(h): the individual ranking, 6-6 first to 1-2 seventeenth."""
+    tile = _t(name)
+    assert tile_rank(tile) == rank
+    assert TILE_SET[tile] == count
+    low, high = (int(x) for x in name.split("-"))
+    assert (tile.low, tile.high, str(tile)) == (low, high, name)
+
+
+def test_621a_4_a_1_the_set_sorts_into_the_supreme_pair_and_15_pairs() -> None:
+    """58 Pa. Code § 621a.4(a)(1), (b): the 32 tiles are 16 pairs, ranks 1 to 16 of
+    § 621a.3(c) (the Supreme Pair, 11 matched pairs, 4 mixed pairs)."""
+    sixteen = [
+        ("1-2", "2-4"), ("6-6", "6-6"), ("1-1", "1-1"), ("4-4", "4-4"), ("1-3", "1-3"),
+        ("5-5", "5-5"), ("3-3", "3-3"), ("2-2", "2-2"), ("5-6", "5-6"), ("4-6", "4-6"),
+        ("1-6", "1-6"), ("1-5", "1-5"), ("3-6", "4-5"), ("3-5", "2-6"), ("3-4", "2-5"),
+        ("1-4", "2-3"),
+    ]  # fmt: skip
+    assert [pair_rank(*_hand(a, b)) for a, b in sixteen] == list(range(1, 17))
+    assert Counter(_t(name) for pair in sixteen for name in pair) == Counter(TILE_SET)
+
+
+@pytest.mark.parametrize("text", ["2-1", "7-1", "1-7", "0-0", "x", "6-6 ", "66", "", 12, None])
+def test_621a_3_h_a_name_that_is_not_a_tile_is_malformed(text: object) -> None:
+    with pytest.raises(MalformedInput):
+        parse_tile(text)
+
+
+# § 621a.3(c): the permissible pairs, Wongs and Gongs, and their rank.
+
+# Rank -> every pairing the table of § 621a.3(c) lists for it.
+PAIRS: dict[int, list[tuple[str, str]]] = {
+    1: [("2-4", "1-2")],  # Supreme Pair
+    2: [("6-6", "6-6")],
+    3: [("1-1", "1-1")],
+    4: [("4-4", "4-4")],
+    5: [("1-3", "1-3")],
+    6: [("5-5", "5-5")],
+    7: [("3-3", "3-3")],
+    8: [("2-2", "2-2")],
+    9: [("5-6", "5-6")],
+    10: [("4-6", "4-6")],
+    11: [("1-6", "1-6")],
+    12: [("1-5", "1-5")],
+    13: [("3-6", "4-5")],  # mixed Nines
+    14: [("3-5", "2-6")],  # mixed Eights
+    15: [("3-4", "2-5")],  # mixed Sevens
+    16: [("1-4", "2-3")],  # mixed Fives
+    17: [("6-6", "4-5"), ("6-6", "3-6")],  # Wong
+    18: [("1-1", "4-5"), ("1-1", "3-6")],
+    19: [("6-6", "2-6"), ("6-6", "3-5"), ("6-6", "4-4")],  # Gong
+    20: [("1-1", "2-6"), ("1-1", "3-5"), ("1-1", "4-4")],
+}
+ALL_PAIRINGS = [(rank, a, b) for rank, members in PAIRS.items() for a, b in members]
+# The best hand without a pair: value 9 (12 + 7 = 19) with the first-ranking tile.
+BEST_NON_PAIR = ("6-6", "1-6")
+
+
+@pytest.mark.parametrize(("rank", "a", "b"), ALL_PAIRINGS)
+def test_621a_3_c_pair_rank_of_every_pairing_in_the_table(rank: int, a: str, b: str) -> None:
+    """58 Pa. Code § 621a.3(c): the rank of each permissible pair, either tile first."""
+    assert pair_rank(*_hand(a, b)) == rank
+    assert pair_rank(*_hand(b, a)) == rank
+
+
+def test_621a_3_c_only_the_pairings_of_the_table_are_pairs() -> None:
+    """58 Pa. Code § 621a.3(c): 26 pairings in all; two Tens (5-5, 4-6), two Sixes
+    (3-3, 1-5), 6-6 with 1-2 or 1-1 with 6-6 are no pairs."""
+    listed = {frozenset((a, b)) for _, a, b in ALL_PAIRINGS}
+    assert len(listed) == 26
+    for a, b in combinations_with_replacement([str(t) for t in TILES], 2):
+        if frozenset((a, b)) not in listed:
+            assert pair_rank(*_hand(a, b)) is None, (a, b)
+    for a, b in [("5-5", "4-6"), ("3-3", "1-5"), ("6-6", "1-2"), ("6-6", "1-1"), ("1-3", "2-2")]:
+        assert pair_rank(*_hand(a, b)) is None
+
+
+@pytest.mark.parametrize("rank", range(1, 20))
+def test_621a_3_c_each_pair_beats_the_next_one_down(rank: int) -> None:
+    """58 Pa. Code § 621a.3(c): the pairs rank in the order of the table."""
+    for higher in PAIRS[rank]:
+        for lower in PAIRS[rank + 1]:
+            assert beats(_hand(*higher), _hand(*lower)), (higher, lower)
+            assert not beats(_hand(*lower), _hand(*higher)), (lower, higher)
+            assert hand_strength(*_hand(*higher)) > hand_strength(*_hand(*lower))
+
+
+@pytest.mark.parametrize(("rank", "a", "b"), ALL_PAIRINGS)
+def test_621a_3_c_every_pair_beats_the_best_hand_without_a_pair(rank: int, a: str, b: str) -> None:
+    """58 Pa. Code § 621a.3(c): "A hand with a permissible pair of tiles shall rank higher
+    than a hand which does not contain a permissible pair." 6-6 + 1-6 is value 9 with
+    the first-ranking tile, the best hand without a pair."""
+    assert hand_value(*_hand(*BEST_NON_PAIR)) == 9
+    assert beats(_hand(a, b), _hand(*BEST_NON_PAIR))
+    assert not beats(_hand(*BEST_NON_PAIR), _hand(a, b))
+
+
+def test_621a_3_c_a_gong_that_counts_zero_is_still_a_pair() -> None:
+    """58 Pa. Code § 621a.3(c): 1-1 + 4-4 (2 + 8 = 10) and 1-1 + 2-6 count zero, yet
+    they are the twentieth pair and beat a 9."""
+    assert pair_rank(*_hand("1-1", "4-4")) == 20
+    assert beats(_hand("1-1", "4-4"), _hand("6-6", "1-6"))
+    assert beats(_hand("1-1", "2-6"), _hand("6-6", "2-5"))
+
+
+def test_621a_3_c_twelve_with_three_is_not_a_gong() -> None:
+    """58 Pa. Code § 621a.3(c): 6-6 + 1-2 is not listed; it counts 12 + 6 = 18, a value 8,
+    and loses to every Gong."""
+    assert pair_rank(*_hand("6-6", "1-2")) is None
+    assert hand_value(*_hand("6-6", "1-2")) == 8
+    assert beats(_hand("1-1", "3-5"), _hand("6-6", "1-2"))
+
+
+@pytest.mark.parametrize(
+    ("hand", "copy"),
+    [
+        (("6-6", "4-5"), ("6-6", "3-6")),  # two Wongs of the seventeenth rank
+        (("1-1", "2-6"), ("1-1", "4-4")),  # two Gongs of the twentieth rank
+        (("6-6", "3-5"), ("6-6", "4-4")),  # two Gongs of the nineteenth rank
+    ],
+)
+def test_621a_3_d_equal_pair_rank_is_a_copy_the_dealer_wins(
+    hand: tuple[str, str], copy: tuple[str, str]
+) -> None:
+    """58 Pa. Code § 621a.3(d): hands of identical pair rank are a copy hand; the dealer or
+    bank wins, so neither hand is higher than the other."""
+    assert not beats(_hand(*hand), _hand(*copy))
+    assert not beats(_hand(*copy), _hand(*hand))
+    assert hand_strength(*_hand(*hand)) == hand_strength(*_hand(*copy))
+
+
+# § 621a.3(e): the value of a hand without a pair.
+
+
+def test_621a_3_e_1_two_and_six_is_a_value_8() -> None:
+    """58 Pa. Code § 621a.3(e)(1): a Two (1-1) and a Six (3-3) have a value of 8."""
+    assert pair_rank(*_hand("1-1", "3-3")) is None
+    assert hand_value(*_hand("1-1", "3-3")) == 8
+
+
+def test_621a_3_e_2_eleven_and_seven_total_18_value_8() -> None:
+    """58 Pa. Code § 621a.3(e)(2): an Eleven (5-6) and a Seven (1-6) total 18, value 8."""
+    assert hand_value(*_hand("5-6", "1-6")) == 8
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "value"),
+    [
+        ("6-6", "1-6", 9),  # 12 + 7 = 19
+        ("4-6", "5-6", 1),  # 10 + 11 = 21
+        ("5-5", "4-6", 0),  # 10 + 10 = 20
+        ("2-2", "2-3", 9),  # 4 + 5
+        ("6-6", "5-5", 2),  # 12 + 10 = 22
+        ("1-4", "3-4", 2),  # 5 + 7 = 12
+    ],
+)
+def test_621a_3_e_value_is_the_right_digit_of_the_spots(a: str, b: str, value: int) -> None:
+    """58 Pa. Code § 621a.3(e): the right digit of the total of the spots."""
+    assert hand_value(*_hand(a, b)) == value
+
+
+def test_621a_3_e_a_higher_value_beats_higher_tiles() -> None:
+    """58 Pa. Code § 621a.3(e): without a pair, value decides first: 2-2 + 2-3 (9, top
+    tile seventh) beats 6-6 + 5-6 (23, value 3, top tile first)."""
+    assert beats(_hand("2-2", "2-3"), _hand("6-6", "5-6"))
+    assert not beats(_hand("6-6", "5-6"), _hand("2-2", "2-3"))
+
+
+# § 621a.3(f): the 1-2 and the 2-4 used separately count 3 or 6.
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "value"),
+    [
+        ("1-2", "6-6", 8),  # 3 + 12 = 15 -> 5, or 6 + 12 = 18 -> 8: the 1-2 counts 6
+        ("1-2", "1-1", 8),  # 5 or 8
+        ("1-2", "5-6", 7),  # 14 -> 4 or 17 -> 7
+        ("1-2", "1-3", 7),  # 3 + 4 = 7 or 6 + 4 = 10 -> 0: the 1-2 counts 3
+        ("1-2", "4-5", 5),  # 12 -> 2 or 15 -> 5
+        ("2-4", "1-3", 7),  # 6 + 4 = 10 -> 0 or 3 + 4 = 7: the 2-4 counts 3
+        ("2-4", "5-5", 6),  # 16 -> 6 or 13 -> 3
+        ("2-4", "6-6", 8),  # 18 -> 8 or 15 -> 5
+        ("2-4", "1-4", 8),  # 11 -> 1 or 3 + 5 = 8
+        ("2-4", "4-5", 5),  # 15 -> 5 or 12 -> 2
+    ],
+)
+def test_621a_3_f_three_or_six_whichever_gives_the_higher_value(a: str, b: str, value: int) -> None:
+    """58 Pa. Code § 621a.3(f): used separately, the 1-2 and the 2-4 may each count as 3
+    or 6 (our reading: the count that gives the hand the higher value)."""
+    assert pair_rank(*_hand(a, b)) is None
+    assert hand_value(*_hand(a, b)) == value
+
+
+def test_621a_3_f_three_counted_as_six_wins_on_the_first_ranking_tile() -> None:
+    """58 Pa. Code § 621a.3(f), (g): 1-2 + 6-6 counts 18, a value 8 topped by the 6-6; it
+    beats 5-6 + 1-6 (value 8, topped by the eighth-ranking 5-6)."""
+    assert beats(_hand("1-2", "6-6"), _hand("5-6", "1-6"))
+    assert not beats(_hand("5-6", "1-6"), _hand("1-2", "6-6"))
+
+
+@pytest.mark.parametrize(
+    ("six_as_three", "other"),
+    [
+        (("2-4", "1-4"), ("1-2", "2-3")),
+        (("2-4", "2-3"), ("1-2", "1-4")),
+    ],
+)
+def test_621a_3_f_six_counted_as_three_ranks_seventeenth(
+    six_as_three: tuple[str, str], other: tuple[str, str]
+) -> None:
+    """58 Pa. Code § 621a.3(f): 2-4 + 1-4 is a value 8 only with the 2-4 counted as three,
+    and then the 2-4 ranks seventeenth, not fifteenth: the hand's highest tile is the
+    1-4 (sixteenth). Against 1-2 + 2-3 (8: the 1-2 counts 3, ranks 17th; highest tile
+    the 2-3, sixteenth) the highest tiles are of identical rank: a copy, the dealer wins
+    (§ 621a.3(i)). Were the 2-4 still fifteenth, 2-4 + 1-4 would win.
+
+    (The 1-2 counted as six, fifteenth, is never the highest tile of its hand under our
+    reading of (f): its partner would be the 2-4 (the Supreme Pair) or a Five, and
+    with a Five the 1-2 counts 3 for a value 8.)"""
+    assert hand_value(*_hand(*six_as_three)) == 8
+    assert hand_value(*_hand(*other)) == 8
+    assert not beats(_hand(*six_as_three), _hand(*other))
+    assert not beats(_hand(*other), _hand(*six_as_three))
+    assert hand_strength(*_hand(*six_as_three)) == hand_strength(*_hand(*other))
+
+
+# § 621a.3(g), (i): equal values, the highest-ranking tile; zero-zero.
+
+
+def test_621a_3_g_equal_value_the_higher_ranking_tile_wins() -> None:
+    """58 Pa. Code § 621a.3(g): 6-6 + 1-5 (18, value 8, 6-6 first) beats 1-1 + 3-3 (value
+    8, 1-1 second)."""
+    assert hand_value(*_hand("6-6", "1-5")) == hand_value(*_hand("1-1", "3-3")) == 8
+    assert beats(_hand("6-6", "1-5"), _hand("1-1", "3-3"))
+    assert not beats(_hand("1-1", "3-3"), _hand("6-6", "1-5"))
+
+
+def test_621a_3_i_only_the_highest_tile_is_compared() -> None:
+    """58 Pa. Code § 621a.3(g), (i): 4-4 + 5-5 and 4-4 + 4-6 are both 18, value 8, and
+    both topped by a 4-4: a copy hand, though the 5-5 outranks the 4-6."""
+    assert not beats(_hand("4-4", "5-5"), _hand("4-4", "4-6"))
+    assert not beats(_hand("4-4", "4-6"), _hand("4-4", "5-5"))
+
+
+def test_621a_3_i_highest_tiles_of_identical_rank_are_a_copy() -> None:
+    """58 Pa. Code § 621a.3(h), (i): 4-5 + 2-6 (17, value 7) and 3-6 + 3-5 (17, value 7)
+    are both topped by a Nine, twelfth: a copy hand, the dealer wins."""
+    assert not beats(_hand("4-5", "2-6"), _hand("3-6", "3-5"))
+    assert not beats(_hand("3-6", "3-5"), _hand("4-5", "2-6"))
+
+
+@pytest.mark.parametrize(
+    ("player", "dealer"),
+    [
+        (("1-3", "1-5"), ("5-6", "4-5")),  # 4 + 6 = 10 against 11 + 9 = 20
+        (("1-3", "3-3"), ("2-2", "1-5")),  # 10 against 10
+        (("5-5", "4-6"), ("3-3", "2-2")),  # 20 against 10
+    ],
+)
+def test_621a_3_g_zero_zero_goes_to_the_dealer_whatever_the_tiles(
+    player: tuple[str, str], dealer: tuple[str, str]
+) -> None:
+    """58 Pa. Code § 621a.3(g): both hands of value zero are equally bad and the dealer or
+    bank wins, even where the player holds the higher-ranking tile (1-3 fourth against
+    5-6 eighth)."""
+    assert hand_value(*_hand(*player)) == hand_value(*_hand(*dealer)) == 0
+    assert not beats(_hand(*player), _hand(*dealer))
+    assert not beats(_hand(*dealer), _hand(*player))
+
+
+def test_621a_3_e_value_one_beats_any_value_zero() -> None:
+    """58 Pa. Code § 621a.3(e), (g): 1-4 + 1-5 (11, value 1) beats 5-5 + 4-6 (value 0)
+    though the 5-5 outranks both its tiles."""
+    assert beats(_hand("1-4", "1-5"), _hand("5-5", "4-6"))
+    assert not beats(_hand("5-5", "4-6"), _hand("1-4", "1-5"))
+
+
+# § 621a.8(d): the house way.
+
+
+def _house(*names: str) -> tuple[list[str], list[str], str]:
+    setting = house_way([_t(n) for n in names])
+    assert sorted([*setting.high, *setting.low]) == sorted(_t(n) for n in names)
+    return _names(setting.high), _names(setting.low), setting.rule
+
+
+def test_621a_8_d_1_the_supreme_pair_is_played_with_a_wong_beside_it() -> None:
+    """58 Pa. Code § 621a.8(d)(1): 1-2, 2-4, 6-6, 3-6: the Supreme Pair high, the Wong low."""
+    assert _house("6-6", "1-2", "3-6", "2-4") == (["1-2", "2-4"], ["3-6", "6-6"], "621a.8(d)(1)")
+
+
+def test_621a_8_d_1_the_supreme_pair_even_when_the_low_hand_is_then_a_1() -> None:
+    """58 Pa. Code § 621a.8(d)(1): 1-2, 2-4, 5-6, 5-5 is played as the Supreme Pair and
+    5-6 + 5-5 (21, value 1), not as 1-2 + 5-6 (17, value 7) and 2-4 + 5-5 (16, value 6)."""
+    assert _house("5-6", "2-4", "5-5", "1-2") == (["1-2", "2-4"], ["5-5", "5-6"], "621a.8(d)(1)")
+
+
+def test_621a_8_d_2_a_pair_is_played_before_an_8() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 6-6, 6-6, 5-5, 1-2: the pair of Twelves and 5-5 + 1-2
+    (10 + 6 = 16, value 6), not 6-6 + 1-2 (18, value 8) and 6-6 + 5-5 (22, value 2)."""
+    assert _house("6-6", "5-5", "6-6", "1-2") == (["6-6", "6-6"], ["1-2", "5-5"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_2_a_wong_is_played() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 6-6, 4-5, 1-3, 2-2: the Wong and 1-3 + 2-2 (value 8)."""
+    assert _house("1-3", "6-6", "2-2", "4-5") == (["4-5", "6-6"], ["1-3", "2-2"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_2_of_two_pairs_the_higher_is_the_high_hand() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 6-6, 6-6, 4-4, 4-4 could be two Gongs (19th); our
+    reading plays the strongest high hand, the pair of Twelves (2nd), over the pair of
+    Eights (4th)."""
+    assert _house("6-6", "4-4", "4-4", "6-6") == (["6-6", "6-6"], ["4-4", "4-4"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_2_a_pair_of_twos_over_two_gongs() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 1-1, 1-1, 4-4, 2-6: the pair of Twos (3rd) and 4-4 +
+    2-6 (16, value 6) rather than two Gongs (20th)."""
+    assert _house("4-4", "1-1", "2-6", "1-1") == (["1-1", "1-1"], ["2-6", "4-4"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_2_mixed_nines_over_two_wongs() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 6-6, 4-5, 1-1, 3-6 qualifies three ways: two Wongs
+    (17th and 18th) either way round, or the mixed Nines (13th) with 6-6 + 1-1 (14,
+    value 4). The strongest high hand is the mixed Nines."""
+    assert _house("6-6", "4-5", "1-1", "3-6") == (["3-6", "4-5"], ["1-1", "6-6"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_2_equal_high_hands_the_stronger_low_hand() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 6-6, 4-4, 3-5, 1-5: 6-6 + 4-4 and 6-6 + 3-5 are both
+    Gongs (19th). Beside them 3-5 + 1-5 (14, value 4, topped by 1-5, 11th) or 4-4 + 1-5
+    (value 4, topped by 4-4, 3rd): the second is stronger. (6-6 + 1-5 and 4-4 + 3-5
+    hold no pair.)"""
+    assert _house("6-6", "4-4", "3-5", "1-5") == (["3-5", "6-6"], ["1-5", "4-4"], "621a.8(d)(2)")
+
+
+def test_621a_8_d_3_an_8_when_there_is_no_pair() -> None:
+    """58 Pa. Code § 621a.8(d)(3): 5-6, 1-6, 2-2, 1-5 holds no pair; 5-6 + 1-6 (18,
+    value 8) and 2-2 + 1-5 (value 0), or 5-6 + 1-5 (17, value 7) and 1-6 + 2-2 (11,
+    value 1). The stronger high hand is the 8."""
+    assert _house("2-2", "1-5", "5-6", "1-6") == (["1-6", "5-6"], ["1-5", "2-2"], "621a.8(d)(3)")
+
+
+def test_621a_8_d_3_the_strongest_high_hand_before_the_low_hand() -> None:
+    """58 Pa. Code § 621a.8(d)(3): 6-6, 1-6, 5-5, 2-2: 6-6 + 1-6 (9) with 5-5 + 2-2 (14,
+    value 4), or 1-6 + 5-5 (17, value 7) with 6-6 + 2-2 (16, value 6). Our reading
+    plays the 9 high."""
+    assert _house("5-5", "2-2", "1-6", "6-6") == (["1-6", "6-6"], ["2-2", "5-5"], "621a.8(d)(3)")
+
+
+def test_621a_8_d_3_six_counted_six_makes_the_8() -> None:
+    """58 Pa. Code § 621a.8(d)(3), § 621a.3(f): 2-4, 1-3, 5-5, 6-6: 2-4 + 6-6 (18, value 8)
+    with 1-3 + 5-5 (14, value 4); 2-4 + 1-3 (counted 3: value 7) with 5-5 + 6-6 (value
+    2) is the weaker high hand."""
+    assert _house("2-4", "1-3", "5-5", "6-6") == (["2-4", "6-6"], ["1-3", "5-5"], "621a.8(d)(3)")
+
+
+def test_621a_8_d_4_highest_with_lowest_even_for_zero_zero() -> None:
+    """58 Pa. Code § 621a.8(d)(4): 1-3, 1-5, 5-5, 4-6: no pair and no split makes 7, 8 or
+    9 (10 + 10 -> 0 with 4 + 6 -> 0; 14 -> 4 with 16 -> 6; 16 -> 6 with 14 -> 4). The
+    highest-ranking tile (1-3, 4th) goes with the lowest (1-5, 11th): two hands of
+    value zero."""
+    high, low, rule = _house("5-5", "1-3", "4-6", "1-5")
+    assert rule == "621a.8(d)(4)"
+    assert {tuple(high), tuple(low)} == {("1-3", "1-5"), ("4-6", "5-5")}
+    assert hand_value(*_hand("1-3", "1-5")) == hand_value(*_hand("5-5", "4-6")) == 0
+
+
+def test_621a_8_d_4_the_highest_tile_may_go_to_the_low_hand() -> None:
+    """58 Pa. Code § 621a.8(d)(4): 4-4, 1-6, 2-6, 1-2: splits 15 -> 5 with 1-2 + 2-6 (4);
+    16 -> 6 with 1-6 + 1-2 (3); 4-4 + 1-2 (8 + 6 = 14 -> 4) with 1-6 + 2-6 (15 -> 5).
+    Highest 4-4 (3rd) with lowest 1-2 (17th) makes the low hand, 1-6 + 2-6 the high."""
+    assert _house("4-4", "1-6", "2-6", "1-2") == (["1-6", "2-6"], ["1-2", "4-4"], "621a.8(d)(4)")
+
+
+def test_621a_8_d_4_six_is_fifteenth_and_lowest() -> None:
+    """58 Pa. Code § 621a.8(d)(4), § 621a.3(h): 1-6, 3-6, 2-5, 2-4: no pair (1-6 + 2-5 are
+    no mixed Sevens), no 7, 8 or 9 (16 -> 6 with 13 -> 3; 14 -> 4 with 15 -> 5; 13 -> 3
+    with 16 -> 6). Highest 1-6 (10th) with lowest 2-4 (15th): 1-6 + 2-4 (value 3) low,
+    3-6 + 2-5 (value 6) high."""
+    assert _house("2-5", "2-4", "3-6", "1-6") == (["2-5", "3-6"], ["1-6", "2-4"], "621a.8(d)(4)")
+
+
+# § 621a.6(c), § 621a.9(j): the count for the starting place.
+
+COUNT_FROM_DEALER = [
+    (1, "dealer"), (2, "1"), (3, "2"), (4, "3"), (5, "4"), (6, "5"), (7, "6"),
+    (8, "dead_hand"), (9, "dealer"), (10, "1"), (11, "2"), (12, "3"), (13, "4"),
+    (14, "5"), (15, "6"), (16, "dead_hand"), (17, "dealer"), (18, "1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("count", "place"), COUNT_FROM_DEALER)
+def test_621a_6_c_starting_place_for_every_count(count: int, place: str) -> None:
+    """58 Pa. Code § 621a.6(c): the dealer is number one, then positions 1 to 6 and the
+    Dead Hand counterclockwise, around again."""
+    assert starting_place(count) == place
+    assert starting_place(count, first="dealer") == place
+
+
+def test_621a_6_c_1_dice_total_nine_the_dealer_receives_the_first_stack() -> None:
+    """58 Pa. Code § 621a.6(c)(1): "If the dice total nine, the dealer would receive the
+    first stack of four tiles." """
+    assert starting_place(9) == "dealer"
+
+
+def test_621a_6_c_2_dice_total_15_the_sixth_position_receives_the_first_stack() -> None:
+    """58 Pa. Code § 621a.6(c)(2): "If the dice total 15, the sixth wagering position
+    would receive the first stack of four tiles." """
+    assert starting_place(15) == "6"
+
+
+@pytest.mark.parametrize(
+    ("count", "place"),
+    [
+        (1, "3"), (2, "4"), (3, "5"), (4, "6"), (5, "dead_hand"), (6, "dealer"),
+        (7, "1"), (8, "2"), (9, "3"), (15, "1"), (18, "4"),
+    ],
+)  # fmt: skip
+def test_621a_9_j_the_count_begins_with_the_banks_position(count: int, place: str) -> None:
+    """58 Pa. Code § 621a.9(j) (our reading): with the bank at position 3, the count
+    begins there as number one and goes on counterclockwise, dealer and Dead Hand
+    included."""
+    assert starting_place(count, first="3") == place
+
+
+def test_621a_9_j_bank_at_six_counts_dead_hand_then_dealer() -> None:
+    assert [starting_place(c, first="6") for c in (1, 2, 3, 4)] == ["6", "dead_hand", "dealer", "1"]
+
+
+def test_621a_6_d_places_in_dealing_order() -> None:
+    """58 Pa. Code § 621a.6(d): from the starting place counterclockwise, every place."""
+    assert PLACES == ("dealer", "1", "2", "3", "4", "5", "6", "dead_hand")
+    assert places_from("dealer") == PLACES
+    assert places_from("6") == ("6", "dead_hand", "dealer", "1", "2", "3", "4", "5")
+    assert places_from("dead_hand") == ("dead_hand", "dealer", "1", "2", "3", "4", "5", "6")
+
+
+# § 621a.6(d), § 621a.7(a): the ten styles of delivery.
+
+# A legal arrangement of the 32 tiles, stacks from the dealer's right, top tile first.
+STACKS = [
+    ["6-6", "6-6", "5-5", "1-2"],
+    ["1-1", "1-1", "4-4", "1-3"],
+    ["5-6", "1-6", "2-2", "1-5"],
+    ["4-4", "4-6", "2-6", "3-5"],
+    ["1-3", "5-5", "3-3", "3-3"],
+    ["2-2", "5-6", "4-6", "1-6"],
+    ["1-5", "3-6", "4-5", "2-5"],
+    ["3-4", "2-4", "1-4", "2-3"],
+]
+
+# Each delivery P1..P8 as the (stack, tile from the top) places it takes, derived from
+# the words of § 621a.6(d) and § 621a.7(a)(1)-(9). "Sk[i,j]" = tiles i and j of stack k.
+DELIVERIES = {
+    # § 621a.6(d): the first stack from the right to the starting place, and so on.
+    "standard": ["S1[0,1,2,3]", "S2[0,1,2,3]", "S3[0,1,2,3]", "S4[0,1,2,3]",
+                 "S5[0,1,2,3]", "S6[0,1,2,3]", "S7[0,1,2,3]", "S8[0,1,2,3]"],
+    # (a)(1): the first stack on the left to the starting place, the rest left to right.
+    "house_way_from_left": ["S8[0,1,2,3]", "S7[0,1,2,3]", "S6[0,1,2,3]", "S5[0,1,2,3]",
+                            "S4[0,1,2,3]", "S3[0,1,2,3]", "S2[0,1,2,3]", "S1[0,1,2,3]"],
+    # (a)(2): top two of the first two stacks on the right, then the four remaining.
+    "cup_say_from_right": ["S1[0,1] S2[0,1]", "S1[2,3] S2[2,3]",
+                           "S3[0,1] S4[0,1]", "S3[2,3] S4[2,3]",
+                           "S5[0,1] S6[0,1]", "S5[2,3] S6[2,3]",
+                           "S7[0,1] S8[0,1]", "S7[2,3] S8[2,3]"],
+    # (a)(3): the same from the left.
+    "cup_say_from_left": ["S8[0,1] S7[0,1]", "S8[2,3] S7[2,3]",
+                          "S6[0,1] S5[0,1]", "S6[2,3] S5[2,3]",
+                          "S4[0,1] S3[0,1]", "S4[2,3] S3[2,3]",
+                          "S2[0,1] S1[0,1]", "S2[2,3] S1[2,3]"],
+    # (a)(4): the two centre stacks (4th from each side), pushed together, again.
+    "jung_quat": ["S4[0,1] S5[0,1]", "S4[2,3] S5[2,3]",
+                  "S3[0,1] S6[0,1]", "S3[2,3] S6[2,3]",
+                  "S2[0,1] S7[0,1]", "S2[2,3] S7[2,3]",
+                  "S1[0,1] S8[0,1]", "S1[2,3] S8[2,3]"],
+    # (a)(5): the first stack on the right and on the left, centred, then the next two.
+    "chee_yee": ["S1[0,1] S8[0,1]", "S1[2,3] S8[2,3]",
+                 "S2[0,1] S7[0,1]", "S2[2,3] S7[2,3]",
+                 "S3[0,1] S6[0,1]", "S3[2,3] S6[2,3]",
+                 "S4[0,1] S5[0,1]", "S4[2,3] S5[2,3]"],
+    # (a)(6): the top tile of each of the four stacks on the right, then of the four on
+    # the left, then the tiles now on top on the right, on the left, ...
+    "pin_say_from_right": ["S1[0] S2[0] S3[0] S4[0]", "S5[0] S6[0] S7[0] S8[0]",
+                           "S1[1] S2[1] S3[1] S4[1]", "S5[1] S6[1] S7[1] S8[1]",
+                           "S1[2] S2[2] S3[2] S4[2]", "S5[2] S6[2] S7[2] S8[2]",
+                           "S1[3] S2[3] S3[3] S4[3]", "S5[3] S6[3] S7[3] S8[3]"],
+    # (a)(7): the same, the left first.
+    "pin_say_from_left": ["S5[0] S6[0] S7[0] S8[0]", "S1[0] S2[0] S3[0] S4[0]",
+                          "S5[1] S6[1] S7[1] S8[1]", "S1[1] S2[1] S3[1] S4[1]",
+                          "S5[2] S6[2] S7[2] S8[2]", "S1[2] S2[2] S3[2] S4[2]",
+                          "S5[3] S6[3] S7[3] S8[3]", "S1[3] S2[3] S3[3] S4[3]"],
+    # (a)(8): S1 and S2 put on top of S3 and S4; two tiles off each eight-tile stack (the
+    # dragon head), then the top tile of each of the four stacks on the left (the
+    # phoenix tail), alternately, until every place has four tiles.
+    "dragon_head_phoenix_tail_from_right": [
+        "S1[0,1] S2[0,1]", "S5[0] S6[0] S7[0] S8[0]",
+        "S1[2,3] S2[2,3]", "S5[1] S6[1] S7[1] S8[1]",
+        "S3[0,1] S4[0,1]", "S5[2] S6[2] S7[2] S8[2]",
+        "S3[2,3] S4[2,3]", "S5[3] S6[3] S7[3] S8[3]",
+    ],
+    # (a)(9): the same from the left: S8 and S7 on top of S6 and S5.
+    "dragon_head_phoenix_tail_from_left": [
+        "S8[0,1] S7[0,1]", "S1[0] S2[0] S3[0] S4[0]",
+        "S8[2,3] S7[2,3]", "S1[1] S2[1] S3[1] S4[1]",
+        "S6[0,1] S5[0,1]", "S1[2] S2[2] S3[2] S4[2]",
+        "S6[2,3] S5[2,3]", "S1[3] S2[3] S3[3] S4[3]",
+    ],
+}  # fmt: skip
+
+
+def _places(delivery: str) -> set[tuple[int, int]]:
+    """ "S1[0,1] S2[0,1]" -> {(1, 0), (1, 1), (2, 0), (2, 1)}."""
+    out = set()
+    for part in delivery.split():
+        stack, tiles = part[1:].rstrip("]").split("[")
+        out |= {(int(stack), int(i)) for i in tiles.split(",")}
+    return out
+
+
+def test_621a_7_a_ten_styles_of_delivery() -> None:
+    """58 Pa. Code § 621a.6(d) and the nine styles of § 621a.7(a)(1)-(9)."""
+    assert tuple(DELIVERIES) == DEALING_STYLES
+    for style, deliveries in DELIVERIES.items():
+        places = [_places(d) for d in deliveries]
+        assert all(len(p) == 4 for p in places), style
+        assert set().union(*places) == {(s, i) for s in range(1, 9) for i in range(4)}, style
+
+
+@pytest.mark.parametrize("style", list(DELIVERIES))
+def test_621a_7_a_each_tile_goes_to_the_delivery_the_text_names(style: str) -> None:
+    """58 Pa. Code § 621a.6(d), § 621a.7(a): where each of the 32 tiles goes. The marked
+    tile (the one 1-2 of the set) is moved to each place of the stacks in turn; the
+    delivery that receives it must be the one the style's words give that place."""
+    expected = {
+        place: number
+        for number, delivery in enumerate(DELIVERIES[style], start=1)
+        for place in _places(delivery)
+    }
+    for (stack, depth), number in sorted(expected.items()):
+        stacks = [[_t(n) for n in s] for s in STACKS]
+        s1, d1 = 0, 3  # where the 1-2 is in STACKS
+        stacks[s1][d1], stacks[stack - 1][depth] = stacks[stack - 1][depth], stacks[s1][d1]
+        delivered = deliver(stacks, style)
+        assert len(delivered) == 8 and all(len(d) == 4 for d in delivered)
+        assert Counter(t for d in delivered for t in d) == Counter(TILE_SET)
+        receiving = [i for i, d in enumerate(delivered, start=1) if _t("1-2") in d]
+        assert receiving == [number], (style, f"S{stack}[{depth}]")
+
+
+# § 621a.9(g): the bank's cut.
+
+
+def _stack_tiles() -> list[tuple[Tile, ...]]:
+    return [tuple(_t(n) for n in s) for s in STACKS]
+
+
+def _after_cut(to_right: list[int], to_left: list[int]) -> list[int]:
+    """The stack numbers in their new order, from the right."""
+    stacks = _stack_tiles()
+    cut = apply_cut(stacks, to_right, to_left)
+    assert len(set(stacks)) == 8  # every stack tells itself apart
+    return [stacks.index(tuple(s)) + 1 for s in cut]
+
+
+@pytest.mark.parametrize(
+    ("to_right", "to_left", "order"),
+    [
+        ([4, 5], [], [4, 5, 1, 2, 3, 6, 7, 8]),
+        ([8], [], [8, 1, 2, 3, 4, 5, 6, 7]),
+        ([], [2, 3], [1, 4, 5, 6, 7, 8, 2, 3]),
+        ([], [1], [2, 3, 4, 5, 6, 7, 8, 1]),
+        ([3, 4, 5, 6, 7], [], [3, 4, 5, 6, 7, 1, 2, 8]),
+    ],
+)
+def test_621a_9_g_1_adjacent_stacks_to_one_end(
+    to_right: list[int], to_left: list[int], order: list[int]
+) -> None:
+    """58 Pa. Code § 621a.9(g)(1): one or more adjacent stacks to the right or left end."""
+    assert _after_cut(to_right, to_left) == order
+
+
+@pytest.mark.parametrize(
+    ("to_right", "to_left", "order"),
+    [
+        ([3], [4, 5], [3, 1, 2, 6, 7, 8, 4, 5]),
+        ([5, 6], [7], [5, 6, 1, 2, 3, 4, 8, 7]),
+        ([2], [3], [2, 1, 4, 5, 6, 7, 8, 3]),
+    ],
+)
+def test_621a_9_g_2_adjacent_stacks_split_between_both_ends(
+    to_right: list[int], to_left: list[int], order: list[int]
+) -> None:
+    """58 Pa. Code § 621a.9(g)(2): two or more adjacent stacks, at least one moved to one
+    end and the others to the opposite end, each group keeping its order."""
+    assert _after_cut(to_right, to_left) == order
+
+
+@pytest.mark.parametrize(
+    ("to_right", "to_left"),
+    [
+        ([], []),  # no stack moved: no cut
+        ([2, 4], []),  # not adjacent
+        ([2], [5]),  # the two groups are not one run of adjacent stacks
+        ([0], []),
+        ([9], []),
+        ([3, 3], []),
+        ([3], [3]),
+        ([1, 2, 3, 4, 5, 6, 7, 8], []),  # all eight: nothing is cut
+    ],
+)
+def test_621a_9_g_cuts_the_text_does_not_allow_are_refused(
+    to_right: list[int], to_left: list[int]
+) -> None:
+    """58 Pa. Code § 621a.9(g): a cut is one run of adjacent stacks of the eight."""
+    with pytest.raises(RuleViolation) as refused:
+        apply_cut(_stack_tiles(), to_right, to_left)
+    assert refused.value.cite == cite("621a.9(g)")
+
+
+# § 621a.8(k): the vigorish.
+
+
+@pytest.mark.parametrize(
+    ("won", "vig"),
+    [
+        ("10", "0.50"),  # 5% exactly
+        ("15", "0.75"),
+        ("17", "1.00"),  # 0.85 rounded up to the next 25 cents
+        ("1", "0.25"),  # 0.05 rounded up
+        ("20", "1.00"),
+        ("21", "1.25"),  # 1.05 rounded up
+        ("5", "0.25"),
+        ("100", "5.00"),
+        ("5000", "250.00"),
+        ("12.50", "0.75"),  # 0.625 rounded up
+    ],
+)
+def test_621a_8_k_vigorish_5_percent_rounded_up_to_25_cents(won: str, vig: str) -> None:
+    """58 Pa. Code § 621a.8(k): 5% of the amount won, which may be rounded off to 25 cents
+    or the next highest multiple of 25 cents."""
+    assert vigorish(Decimal(won)) == Decimal(vig)
+
+
+def test_621a_8_k_vigorish_never_more_than_the_amount_won() -> None:
+    """Spec reading of § 621a.8(k): rounding up never takes more than the amount won."""
+    assert vigorish(Decimal("0.20")) == Decimal("0.20")
+
+
+# Whole rounds through the scenario runner.
+
+
+def _wager(wager_id: str, player: str, amount: str, spot: int) -> dict:
+    return {"id": wager_id, "player": player, "kind": "pai_gow", "amount": amount, "position": spot}
+
+
+def _play(steps: list[dict], **options: object) -> dict:
+    return run_scenario({"format": 1, "game": "pai_gow", "options": options, "steps": steps})
+
+
+def _settled(step: dict) -> list[tuple[str, str, str, str]]:
+    return [(r["wager"], r["result"], r["net"], r["cite"]) for r in step["resolutions"]]
+
+
+def test_the_engine_is_registered() -> None:
+    assert engine_get("pai_gow").game == "pai_gow"
+
+
+def test_621a_8_a_round_against_the_dealer() -> None:
+    """58 Pa. Code § 621a.8(d), (g)-(k): the dealer's 5-6, 1-6, 2-2, 1-5 is set the house
+    way: 5-6 + 1-6 (value 8, topped by 5-6) high, 2-2 + 1-5 (value 0) low.
+
+    w1 (house way): pair of Twelves and 5-5 + 1-2 (value 6): both higher, wins 10 less
+    vig 0.50. w2: 1-1 + 3-3 (8, topped by 1-1) beats the high; 1-3 + 3-3 (10, value 0)
+    against 0 is zero-zero, the dealer's: a tie under (h)(1). w3: mixed Eights and 4-4 +
+    4-6 (18, value 8): wins 17 less 1.00 (0.85 rounded up). w4: 1-4 + 2-5 (value 2) and
+    4-6 + 5-5 (value 0): loses. w5: 3-6 + 2-2 (13, value 3) loses the high, 2-3 + 1-6
+    (12, value 2) wins the low: a tie under (h)(2)."""
+    result = _play(
+        [
+            {
+                "wagers": [
+                    _wager("w1", "p1", "10", 1),
+                    _wager("w2", "p2", "15", 2),
+                    _wager("w3", "p3", "17", 3),
+                    _wager("w4", "p4", "5", 4),
+                    _wager("w5", "p5", "25", 5),
+                ]
+            },
+            {
+                "deal": {
+                    "dealer": ["5-6", "1-6", "2-2", "1-5"],
+                    "positions": {
+                        "1": ["6-6", "5-5", "1-2", "6-6"],
+                        "2": ["1-1", "3-3", "1-3", "3-3"],
+                        "3": ["4-4", "4-6", "2-6", "3-5"],
+                        "4": ["4-6", "5-5", "1-4", "2-5"],
+                        "5": ["3-6", "2-2", "2-3", "1-6"],
+                    },
+                }
+            },
+            {
+                "set": {
+                    "w1": "house_way",
+                    "w2": {"high": ["1-1", "3-3"], "low": ["1-3", "3-3"]},
+                    "w3": {"high": ["3-5", "2-6"], "low": ["4-4", "4-6"]},
+                    "w4": {"high": ["1-4", "2-5"], "low": ["4-6", "5-5"]},
+                    "w5": {"high": ["3-6", "2-2"], "low": ["2-3", "1-6"]},
+                }
+            },
+            {"reveal": True},
+        ]
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert _settled(result["steps"][3]) == [
+        ("w1", "win", "9.50", cite("621a.8(i)")),
+        ("w2", "push", "0.00", cite("621a.8(h)(1)")),
+        ("w3", "win", "16.00", cite("621a.8(i)")),
+        ("w4", "lose", "-5.00", cite("621a.8(g)")),
+        ("w5", "push", "0.00", cite("621a.8(h)(2)")),
+    ]
+    assert result["open"] == []
+
+
+@pytest.mark.parametrize(
+    ("dealer", "position"),
+    [
+        (["6-6", "6-6", "2-2", "1-5"], ["6-6", "5-5", "1-2", "4-4"]),  # three 6-6, two in a set
+        (["1-2", "6-6", "2-2", "1-5"], ["6-6", "5-5", "1-2", "4-4"]),  # two 1-2, one in a set
+    ],
+)
+def test_621a_3_h_more_copies_than_the_set_holds_is_rejected(
+    dealer: list[str], position: list[str]
+) -> None:
+    """58 Pa. Code § 621a.3(h): the number of each tile in the set; a deal of more is refused."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {"deal": {"dealer": dealer, "positions": {"1": position}}},
+        ]
+    )
+    (rejection,) = result["steps"][1]["rejected"]
+    assert rejection["cite"] == cite("621a.3(h)")
+    assert result["open"] == ["w1"]
+
+
+def test_621a_3_h_a_tile_written_high_end_first_is_malformed() -> None:
+    with pytest.raises(MalformedInput):
+        _play(
+            [
+                {"wagers": [_wager("w1", "p1", "10", 1)]},
+                {
+                    "deal": {
+                        "dealer": ["2-1", "6-6", "2-2", "1-5"],
+                        "positions": {"1": ["6-6", "5-5", "1-3", "4-4"]},
+                    }
+                },
+            ]
+        )
+
+
+def test_621a_1_a_high_hand_below_the_low_hand_is_rejected() -> None:
+    """58 Pa. Code § 621a.1 (High hand, Low hand): 2-2 + 1-5 (value 0) may not be the high
+    hand over 5-6 + 1-6 (value 8)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {
+                "deal": {
+                    "dealer": ["6-6", "6-6", "5-5", "1-2"],
+                    "positions": {"1": ["5-6", "1-6", "2-2", "1-5"]},
+                }
+            },
+            {"set": {"w1": {"high": ["2-2", "1-5"], "low": ["5-6", "1-6"]}}},
+            {"set": {"w1": {"high": ["5-6", "1-6"], "low": ["2-2", "1-5"]}}},
+        ]
+    )
+    (rejection,) = result["steps"][2]["rejected"]
+    assert rejection["cite"] == cite("621a.1")
+    assert result["steps"][3]["rejected"] == []
+
+
+def _stacks_deal(dice: list[int], style: str = "standard", **more: object) -> dict:
+    return {"deal": {"stacks": STACKS, "dice": dice, "style": style, **more}}
+
+
+def test_621a_6_c_2_dice_15_deal_from_the_stacks() -> None:
+    """58 Pa. Code § 621a.6(c)(2), (d), (e): dice 4 + 5 + 6 = 15: position 6 gets S1, the
+    Dead Hand S2, the dealer S3, position 1 S4 (positions 2 to 5 have no wager: their
+    stacks go to the Dead Hand). The players' explicit settings are accepted only if
+    they use the tiles dealt. Dealer: 5-6 + 1-6 (8) and 2-2 + 1-5 (0). Position 6, S1:
+    pair of Twelves and 5-5 + 1-2 (6): wins. Position 1, S4: mixed Eights and 4-4 + 4-6
+    (8): wins."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1), _wager("w6", "p6", "20", 6)]},
+            _stacks_deal([4, 5, 6]),
+            {
+                "set": {
+                    "w6": {"high": ["6-6", "6-6"], "low": ["5-5", "1-2"]},
+                    "w1": {"high": ["2-6", "3-5"], "low": ["4-4", "4-6"]},
+                }
+            },
+            {"reveal": True},
+        ]
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert _settled(result["steps"][3]) == [
+        ("w1", "win", "9.50", cite("621a.8(i)")),
+        ("w6", "win", "19.00", cite("621a.8(i)")),
+    ]
+
+
+def test_621a_7_a_1_house_way_from_the_left_deal() -> None:
+    """58 Pa. Code § 621a.7(a)(1), § 621a.6(c): dice 1 + 1 + 1 = 3: position 2 first,
+    receiving S8; then 3 <- S7, 4 <- S6, 5 <- S5, 6 <- S4, Dead Hand <- S3, dealer <- S2,
+    1 <- S1. Dealer 1-1, 1-1, 4-4, 1-3: pair of Twos and 4-4 + 1-3 (12, value 2).
+    Position 1 (S1): pair of Twelves and 5-5 + 1-2 (6): wins. Position 6 (S4): mixed
+    Eights lose to the pair of Twos, 4-4 + 4-6 (8) beats the 2: a tie, (h)(2)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1), _wager("w6", "p6", "20", 6)]},
+            _stacks_deal([1, 1, 1], "house_way_from_left"),
+            {
+                "set": {
+                    "w1": {"high": ["6-6", "6-6"], "low": ["5-5", "1-2"]},
+                    "w6": {"high": ["2-6", "3-5"], "low": ["4-4", "4-6"]},
+                }
+            },
+            {"reveal": True},
+        ]
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert _settled(result["steps"][3]) == [
+        ("w1", "win", "9.50", cite("621a.8(i)")),
+        ("w6", "push", "0.00", cite("621a.8(h)(2)")),
+    ]
+
+
+def test_621a_7_a_a_style_the_rules_submission_does_not_offer_is_rejected() -> None:
+    """58 Pa. Code § 621a.7(a): the alternatives only "if specified in the certificate
+    holder's Rules Submission"."""
+    result = _play(
+        [{"wagers": [_wager("w1", "p1", "10", 1)]}, _stacks_deal([1, 1, 1], "chee_yee")],
+        dealing_styles=[],
+    )
+    (rejection,) = result["steps"][1]["rejected"]
+    assert rejection["cite"] == cite("621a.7(a)")
+
+
+def test_621a_9_g_no_cut_without_a_player_bank() -> None:
+    """58 Pa. Code § 621a.9(g): the cut is the bank's option."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            _stacks_deal([1, 1, 1], cut={"to_right": [3, 4]}),
+        ]
+    )
+    (rejection,) = result["steps"][1]["rejected"]
+    assert rejection["cite"] == cite("621a.9(g)")
+
+
+def test_621a_9_player_bank_cuts_counts_from_his_position_and_pays() -> None:
+    """58 Pa. Code § 621a.9(g)(1), (j), (n), (o). Round 1 against the dealer; round 2 p1
+    banks at position 1 with the dealer wagering 10 against him. The cut moves S3, S4 to
+    the right end: S3, S4, S1, S2, S5, S6, S7, S8. Dice 3 + 3 + 3 = 9 counted from the
+    bank's position (1 = position 1, ..., 7 = Dead Hand, 8 = dealer, 9 = position 1):
+    position 1 (the bank) <- S3, position 2 <- S4, ..., dealer <- S8.
+
+    The bank, S3 = 5-6, 1-6, 2-2, 1-5: 8 and 0. Position 2 (S4): mixed Eights and 4-4 +
+    4-6 (8): wins 10 less 0.50. The dealer, S8 = 3-4, 2-4, 1-4, 2-3: mixed Fives and
+    3-4 + 2-4 (7 + 6 = 13, value 3): wins his 10. Nothing lost to the centre; 20 of
+    winners collected from the bank: the bank's net is -20."""
+    round_1 = [
+        {"wagers": [_wager("a1", "p1", "10", 1), _wager("a2", "p2", "10", 2)]},
+        {
+            "deal": {
+                "dealer": ["5-6", "1-6", "2-2", "1-5"],
+                "positions": {"1": ["4-4", "4-6", "2-6", "3-5"], "2": ["1-1", "1-1", "1-3", "4-4"]},
+            }
+        },
+        {"set": {"a1": "house_way", "a2": "house_way"}},
+        {"reveal": True},
+    ]
+    round_2 = [
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b2", "p2", "10", 2)]},
+        {"bank": {"player": "p1", "co_bank": False, "chips": "100", "dealer_wager": "10"}},
+        _stacks_deal([3, 3, 3], cut={"to_right": [3, 4]}),
+        {
+            "set": {
+                "b1": {"high": ["5-6", "1-6"], "low": ["2-2", "1-5"]},
+                "b2": {"high": ["2-6", "3-5"], "low": ["4-4", "4-6"]},
+            }
+        },
+        {"reveal": True},
+    ]
+    result = _play(round_1 + round_2)
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    settled = {r["wager"]: (r["result"], r["net"]) for r in result["steps"][-1]["resolutions"]}
+    assert settled == {"b1": ("lose", "-20.00"), "b2": ("win", "9.50")}
