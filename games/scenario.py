@@ -94,10 +94,17 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     try:
         document = json.load(stdin)
-        result = run_scenario(document)
     except json.JSONDecodeError as error:
         print(f"error: document: not valid JSON ({error})", file=stderr)
         return 2
+    except RecursionError:
+        print("error: document: nested too deeply to be a scenario", file=stderr)
+        return 2
+    except ValueError as error:  # an integer past Python's digit limit, say
+        print(f"error: document: a value no scenario can hold ({error})", file=stderr)
+        return 2
+    try:
+        result = run_scenario(document)
     except RecursionError:
         print("error: document: nested too deeply to be a scenario", file=stderr)
         return 2

@@ -138,3 +138,11 @@ def test_a_deeply_nested_document_is_malformed_not_a_crash():
     done = run("games.scenario", stdin="[" * 100_000)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: document: ")
+
+
+def test_an_integer_past_pythons_digit_limit_is_malformed_not_a_crash():
+    """json.load refuses an integer of more than 4,300 digits with a ValueError."""
+    document = '{"format": 1, "game": "sic_bo", "steps": [{"throw": [' + "9" * 5000 + "]}]}"
+    done = run("games.scenario", stdin=document)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: document: ")

@@ -6,8 +6,8 @@ spec where the text leaves a choice:
 
 - § 621a.3(f): a 1-2 or 2-4 used without its mate counts 3 or 6, whichever gives the
   hand the higher value, and ranks as counted (1-2 as 6: 15th; 2-4 as 3: 17th).
-- § 621a.8(d)(2), (3): where several settings qualify, the one with the strongest high
-  hand, then the strongest low hand.
+- § 621a.8(d)(2), (3): where several settings qualify, the one with the strongest low
+  hand, then the strongest high hand.
 - § 621a.9(j): in a player-bank round the count begins with the bank's position.
 
 Stacks are listed from the dealer's right (S1 is the rightmost), each top tile first.
@@ -383,22 +383,29 @@ def test_621a_8_d_2_a_wong_is_played() -> None:
 
 def test_621a_8_d_2_of_two_pairs_the_higher_is_the_high_hand() -> None:
     """58 Pa. Code § 621a.8(d)(2): 6-6, 6-6, 4-4, 4-4 could be two Gongs (19th); our
-    reading plays the strongest high hand, the pair of Twelves (2nd), over the pair of
-    Eights (4th)."""
+    reading plays the strongest low hand, the pair of Eights (4th), so the pair of
+    Twelves (2nd) is the high hand."""
     assert _house("6-6", "4-4", "4-4", "6-6") == (["6-6", "6-6"], ["4-4", "4-4"], "621a.8(d)(2)")
 
 
-def test_621a_8_d_2_a_pair_of_twos_over_two_gongs() -> None:
-    """58 Pa. Code § 621a.8(d)(2): 1-1, 1-1, 4-4, 2-6: the pair of Twos (3rd) and 4-4 +
-    2-6 (16, value 6) rather than two Gongs (20th)."""
-    assert _house("4-4", "1-1", "2-6", "1-1") == (["1-1", "1-1"], ["2-6", "4-4"], "621a.8(d)(2)")
+def test_621a_8_d_2_two_gongs_over_a_pair_of_twos() -> None:
+    """58 Pa. Code § 621a.8(d)(2): 1-1, 1-1, 4-4, 2-6: the pair of Twos (3rd) with 4-4 +
+    2-6 (16, value 6), or two Gongs (20th, 1-1 + 4-4 and 1-1 + 2-6). Our reading: the
+    strongest low hand, a Gong rather than a 6."""
+    high, low, rule = _house("4-4", "1-1", "2-6", "1-1")
+    assert sorted([high, low]) == [["1-1", "2-6"], ["1-1", "4-4"]]
+    assert rule == "621a.8(d)(2)"
 
 
-def test_621a_8_d_2_mixed_nines_over_two_wongs() -> None:
+def test_621a_8_d_2_two_wongs_over_mixed_nines() -> None:
     """58 Pa. Code § 621a.8(d)(2): 6-6, 4-5, 1-1, 3-6 qualifies three ways: two Wongs
     (17th and 18th) either way round, or the mixed Nines (13th) with 6-6 + 1-1 (14,
-    value 4). The strongest high hand is the mixed Nines."""
-    assert _house("6-6", "4-5", "1-1", "3-6") == (["3-6", "4-5"], ["1-1", "6-6"], "621a.8(d)(2)")
+    value 4). The strongest low hand is the Wong of the Two (18th): 6-6 and a Nine
+    high, 1-1 and the other Nine low."""
+    high, low, rule = _house("6-6", "4-5", "1-1", "3-6")
+    assert pair_rank(*map(_t, high)) == 17 and "6-6" in high
+    assert pair_rank(*map(_t, low)) == 18 and "1-1" in low
+    assert rule == "621a.8(d)(2)"
 
 
 def test_621a_8_d_2_equal_high_hands_the_stronger_low_hand() -> None:
@@ -409,18 +416,18 @@ def test_621a_8_d_2_equal_high_hands_the_stronger_low_hand() -> None:
     assert _house("6-6", "4-4", "3-5", "1-5") == (["3-5", "6-6"], ["1-5", "4-4"], "621a.8(d)(2)")
 
 
-def test_621a_8_d_3_an_8_when_there_is_no_pair() -> None:
+def test_621a_8_d_3_a_7_with_a_1_rather_than_an_8_with_a_0() -> None:
     """58 Pa. Code § 621a.8(d)(3): 5-6, 1-6, 2-2, 1-5 holds no pair; 5-6 + 1-6 (18,
     value 8) and 2-2 + 1-5 (value 0), or 5-6 + 1-5 (17, value 7) and 1-6 + 2-2 (11,
-    value 1). The stronger high hand is the 8."""
-    assert _house("2-2", "1-5", "5-6", "1-6") == (["1-6", "5-6"], ["1-5", "2-2"], "621a.8(d)(3)")
+    value 1). Both play a 7, 8 or 9; the stronger low hand is the 1."""
+    assert _house("2-2", "1-5", "5-6", "1-6") == (["1-5", "5-6"], ["1-6", "2-2"], "621a.8(d)(3)")
 
 
-def test_621a_8_d_3_the_strongest_high_hand_before_the_low_hand() -> None:
+def test_621a_8_d_3_the_strongest_low_hand_before_the_high_hand() -> None:
     """58 Pa. Code § 621a.8(d)(3): 6-6, 1-6, 5-5, 2-2: 6-6 + 1-6 (9) with 5-5 + 2-2 (14,
     value 4), or 1-6 + 5-5 (17, value 7) with 6-6 + 2-2 (16, value 6). Our reading
-    plays the 9 high."""
-    assert _house("5-5", "2-2", "1-6", "6-6") == (["1-6", "6-6"], ["2-2", "5-5"], "621a.8(d)(3)")
+    keeps the low hand strongest: the 7 high and the 6 low."""
+    assert _house("5-5", "2-2", "1-6", "6-6") == (["1-6", "5-5"], ["2-2", "6-6"], "621a.8(d)(3)")
 
 
 def test_621a_8_d_3_six_counted_six_makes_the_8() -> None:
@@ -891,9 +898,13 @@ def test_621a_6_c_2_dice_15_deal_from_the_stacks() -> None:
 def test_621a_7_a_1_house_way_from_the_left_deal() -> None:
     """58 Pa. Code § 621a.7(a)(1), § 621a.6(c): dice 1 + 1 + 1 = 3: position 2 first,
     receiving S8; then 3 <- S7, 4 <- S6, 5 <- S5, 6 <- S4, Dead Hand <- S3, dealer <- S2,
-    1 <- S1. Dealer 1-1, 1-1, 4-4, 1-3: pair of Twos and 4-4 + 1-3 (12, value 2).
-    Position 1 (S1): pair of Twelves and 5-5 + 1-2 (6): wins. Position 6 (S4): mixed
-    Eights lose to the pair of Twos, 4-4 + 4-6 (8) beats the 2: a tie, (h)(2)."""
+    1 <- S1. Dealer 1-1, 1-1, 4-4, 1-3: the pair of Twos with 4-4 + 1-3 (12, value 2),
+    or the Gong 1-1 + 4-4 (20th) with 1-1 + 1-3 (6, topped by 1-1, 2nd); our reading
+    of (d)(2) plays the stronger low hand, the Gong and the 6. Position 1 (S1): the
+    pair of Twelves beats the Gong, but 5-5 + 1-2 is 6 topped by 5-5 (5th, the 1-2
+    counted as 6 ranking 15th) and loses to the 6 topped by 1-1: a tie, (h)(1).
+    Position 6 (S4): mixed Eights (14th) beat the Gong (20th) and 4-4 + 4-6 (8) beats
+    the 6: a win, $20 less $1.00."""
     result = _play(
         [
             {"wagers": [_wager("w1", "p1", "10", 1), _wager("w6", "p6", "20", 6)]},
@@ -910,8 +921,8 @@ def test_621a_7_a_1_house_way_from_the_left_deal() -> None:
     for step in result["steps"]:
         assert step["rejected"] == [], step
     assert _settled(result["steps"][3]) == [
-        ("w1", "win", "9.50", cite("621a.8(i)")),
-        ("w6", "push", "0.00", cite("621a.8(h)(2)")),
+        ("w1", "push", "0.00", cite("621a.8(h)(1)")),
+        ("w6", "win", "19.00", cite("621a.8(i)")),
     ]
 
 
@@ -977,3 +988,73 @@ def test_621a_9_player_bank_cuts_counts_from_his_position_and_pays() -> None:
         assert step["rejected"] == [], step
     settled = {r["wager"]: (r["result"], r["net"]) for r in result["steps"][-1]["resolutions"]}
     assert settled == {"b1": ("lose", "-20.00"), "b2": ("win", "9.50")}
+
+
+# --- Found by the independent review: refusals that once crashed, and edge cases --------
+
+
+@pytest.mark.parametrize(
+    ("wager", "cited"),
+    [
+        (_wager("w1", "p1", "3", 1), None),  # below the posted minimum ($5 by default)
+        (_wager("w1", "p1", "5000.01", 1), None),  # above the posted maximum
+        ({**_wager("w1", "p1", "10", 1), "kind": "field"}, cite("621a.5(a)")),
+        (_wager("w1", "p1", "10.005", 1), cite("621a.5(a)")),
+        (_wager("w1", "p1", "10", 7), cite("621a.2(a)")),
+        (_wager("dealer", "p1", "10", 1), None),  # the set event's key for the dealer
+    ],
+)
+def test_621a_5_a_refused_wagers_are_rejected_not_a_crash(wager: dict, cited: str | None) -> None:
+    """The posted limits are the certificate holder's own: refused without a citation."""
+    (step,) = _play([{"wagers": [wager]}])["steps"]
+    (rejection,) = step["rejected"]
+    assert rejection["wager"] == wager["id"] and rejection.get("cite") == cited
+
+
+def test_621a_8_c_a_tile_of_the_dealer_shown_after_every_player_has_set_voids_nothing() -> None:
+    """§ 621a.8(c): the dealer's tiles are turned over once every player has set, so an
+    exposure reported then is not the irregularity of § 621a.10(e)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {
+                "deal": {
+                    "dealer": ["1-4", "2-5", "3-6", "2-3"],
+                    "positions": {"1": ["6-6", "6-6", "1-1", "1-1"]},
+                }
+            },
+            {"set": {"w1": "house_way"}},
+            {"irregularity": {"kind": "exposed_tile", "place": "dealer"}},
+            {"reveal": True},
+        ]
+    )
+    assert [r["event"] for r in result["steps"][3]["rejected"]] == [3]
+    assert _settled(result["steps"][4]) == [("w1", "win", "9.50", cite("621a.8(i)"))]
+
+
+def test_621a_5_d_a_players_two_hands_are_set_in_turn_whatever_the_order_of_the_keys() -> None:
+    """§ 621a.5(d): the $20 hand is set before the $10 one even when the event lists the
+    $10 hand first (a JSON object's keys have no order)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1), _wager("w2", "p1", "20", 2)]},
+            {
+                "deal": {
+                    "dealer": ["1-4", "2-5", "3-6", "2-3"],
+                    "positions": {
+                        "1": ["6-6", "6-6", "1-1", "1-1"],
+                        "2": ["4-4", "4-4", "1-3", "1-3"],
+                    },
+                }
+            },
+            {"set": {"w1": "house_way", "w2": "house_way"}},
+        ]
+    )
+    assert result["steps"][2]["rejected"] == []
+    assert "dealer" in result["steps"][2]
+
+
+def test_621a_9_g_a_cut_that_leaves_the_stacks_in_order_is_refused() -> None:
+    """§ 621a.9(g)(1): moving the rightmost stack to the right end moves nothing."""
+    with pytest.raises(RuleViolation):
+        apply_cut(STACKS, [1], [])

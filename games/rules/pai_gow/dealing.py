@@ -130,4 +130,6 @@ def apply_cut(
         raise RuleViolation("A cut leaves at least one stack in place", section)
     staying = [n for n in range(1, STACKS + 1) if n not in moved]
     order = sorted(to_right) + staying + sorted(to_left)
+    if order == list(range(1, STACKS + 1)):
+        raise RuleViolation("A cut must change the order of the stacks", section)
     return tuple(tuple(stacks[n - 1]) for n in order)

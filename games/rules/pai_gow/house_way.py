@@ -54,8 +54,10 @@ def _plays_a_pair(hand: Hand) -> bool:
 
 
 def _strongest(settings: Sequence[Setting], rule: str) -> Setting:
-    """Our reading where several settings qualify: the strongest high hand, then low hand."""
-    best = max(settings, key=lambda setting: setting.strengths)
+    """Our reading where several settings qualify: the one whose low hand is strongest,
+    then whose high hand is (the rule's combination is played either way; the dealer,
+    who wins copies, keeps the weaker of his two hands as strong as he can)."""
+    best = max(settings, key=lambda setting: setting.strengths[::-1])
     return Setting(best.high, best.low, rule)
 
 

@@ -115,7 +115,9 @@ def wagers_place(
     current = table.round
 
     def admit(index: int, wager: Wager, taken: object) -> Wager | Rejection:
-        _check_wager(options, current, [*current.wagers, *taken], wager)  # type: ignore[misc]
+        refusal = _check_wager(options, current, [*current.wagers, *taken], wager)  # type: ignore[misc]
+        if refusal is not None:
+            return refusal
         return replace(wager, extra={**wager.extra, "position": str(wager.extra["position"])})
 
     result = take_wagers(wagers, table.wager_ids, admit)
@@ -124,23 +126,35 @@ def wagers_place(
     return replace(table, round=new_round, wager_ids=result.used), outcome
 
 
-def _check_wager(options: PaiGowOptions, current: Round, placed: list[Wager], wager: Wager) -> None:
+def _check_wager(
+    options: PaiGowOptions, current: Round, placed: list[Wager], wager: Wager
+) -> Rejection | None:
+    """Raises RuleViolation for what chapter 621a forbids; returns the refusal of a posted
+    limit, which is the certificate holder's own and carries no chapter citation."""
+    if wager.id == DEALER:
+        return Rejection(
+            f"{DEALER!r} names the dealer's hands in a set event; use another id", wager.id
+        )
     if current.dealt is not None:
         raise RuleViolation(
             'No wager may be made after "no more bets"; this round is dealt', cite("621a.5(c)")
         )
     if wager.kind != KIND:
-        raise RuleViolation(f"Pai Gow has one wager, {KIND!r}; not {wager.kind!r}")
+        raise RuleViolation(
+            f"Pai Gow has one wager, {KIND!r}; not {wager.kind!r}", cite("621a.5(a)")
+        )
     spot = str(wager.extra["position"])
     if spot not in POSITIONS:
         raise RuleViolation(
             f"Position {spot} is not a betting position; they are 1 to 6", cite("621a.2(a)")
         )
     if wager.amount <= 0 or not has_whole_cents(wager.amount):
-        raise RuleViolation("A wager is a positive amount in whole cents")
+        raise RuleViolation(
+            "A wager is value chips: a positive amount in whole cents", cite("621a.5(a)")
+        )
     limit_error = options.limits.refusal(wager.amount)
     if limit_error is not None:
-        raise RuleViolation(limit_error)
+        return Rejection(limit_error, wager.id)
     if any(position(w) == spot for w in placed):
         raise RuleViolation(f"Position {spot} already has a wager", cite("621a.2(b)(2)"))
     own = [int(position(w)) for w in placed if w.player == wager.player]
@@ -151,6 +165,7 @@ def _check_wager(options: PaiGowOptions, current: Round, placed: list[Wager], wa
         _check_adjacent(options, own, int(spot))
     if bank is not None:
         _check_cover(bank, [*placed, wager])
+    return None
 
 
 def _check_adjacent(options: PaiGowOptions, own: list[int], spot: int) -> None:
@@ -332,7 +347,8 @@ def hands_set(
     rejected: list[Rejection] = []
     resets: list[dict[str, object]] = []
     settings = dict(current.settings)
-    for key, raw in payload.items():
+    for key in sorted(payload, key=lambda k: _set_turn(current, k)):
+        raw = payload[key]
         if key == DEALER:
             continue  # the dealer's own setting is checked once the players' are in
         where = f"set.{key}"
@@ -415,20 +431,31 @@ def _player_setting(
     return setting, None
 
 
+def _set_turn(current: Round, key: str) -> int:
+    """0 for a hand its player sets first under § 621a.5(d), 1 for his second: a set event
+    applies every first hand before any second one, whatever the order of its keys."""
+    wager = next((w for w in current.live() if w.id == key), None)
+    if wager is None:
+        return 0
+    own = sorted(
+        (w for w in current.live() if w.player == wager.player),
+        key=lambda w: (-w.amount, int(position(w))),
+    )
+    return own.index(wager)
+
+
 def _check_set_order(current: Round, settings: dict[str, Setting], wager: Wager) -> None:
-    """§ 621a.5(d): with two adjacent wagers the larger is set first, equal ones
-    counterclockwise (the lower position first)."""
-    others = [w for w in current.live() if w.player == wager.player and w.id != wager.id]
-    if not others or others[0].id in settings:
+    """§ 621a.5(d): a player's second hand waits until his first is set."""
+    if _set_turn(current, wager.id) == 0:
         return
-    other = others[0]
-    first = max((wager, other), key=lambda w: (w.amount, -int(position(w))))
-    if first.id != wager.id:
-        reason = "the larger wager" if wager.amount != other.amount else "counterclockwise order"
-        raise RuleViolation(
-            f"Set the hands of {other.id!r} (position {position(other)}) first: {reason}",
-            cite("621a.5(d)"),
-        )
+    first = next(w for w in current.live() if w.player == wager.player and w.id != wager.id)
+    if first.id in settings:
+        return
+    reason = "the larger wager" if wager.amount != first.amount else "counterclockwise order"
+    raise RuleViolation(
+        f"Set the hands of {first.id!r} (position {position(first)}) first: {reason}",
+        cite("621a.5(d)"),
+    )
 
 
 def _dealer_setting(current: Round, raw: object) -> dict[str, object] | None:
@@ -526,19 +553,30 @@ def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
     void = payload.get("void", False)
     if not isinstance(void, bool):
         raise MalformedInput("irregularity.void", "must be true or false")
-    at_place = [w for w in current.live() if position(w) == place]
     bank = current.bank
-    if place == "bank" and bank is None:
-        return table, _rejected(
-            RuleViolation("No player is banking this round", cite("621a.10(e)"))
+    bank_place = position(_wager(current, bank.wager)) if bank is not None else None
+    if place == "bank":
+        if bank_place is None:
+            violation = RuleViolation("No player is banking this round", cite("621a.10(e)"))
+            return table, _rejected(violation)
+        place = bank_place
+    if place in (DEALER, bank_place) and current.all_set():
+        # § 621a.8(c), § 621a.9(n): once every player has set, these hands are shown anyway.
+        violation = RuleViolation(
+            "The dealer's and the bank's hands are turned face up once every player has "
+            "set his; nothing is exposed out of turn",
+            cite("621a.8(c)"),
         )
-    if (
-        place in (DEALER, DEAD_HAND, "bank")
-        or not at_place
-        or (bank and at_place[0].id == bank.wager)
-    ):
+        return table, _rejected(violation)
+    at_place = [w for w in current.wagers if position(w) == place]
+    if place in (DEALER, DEAD_HAND, bank_place) or not at_place:
         return _void_round(table, "621a.10(e)")
     wager = at_place[0]
+    if wager.id in current.decided:
+        violation = RuleViolation(
+            f"The hand at position {place} is already decided", cite("621a.10(d)")
+        )
+        return table, _rejected(violation)
     if not void:
         return table, StepOutcome(extra={"exposed": place, "played_out": True})
     if wager.id in current.settings:
