@@ -14,6 +14,17 @@ Taken = TypeVar("Taken")
 _COMMON = ("id", "player", "kind", "amount")
 
 
+@dataclass(frozen=True, eq=False)
+class WagerType:
+    """One wager of a chapter: its scenario kind prefix, its name there, the paragraph
+    defining it. Each is one constant of its engine, compared by identity (fast in a
+    settlement loop, and a dict key)."""
+
+    key: str
+    name: str
+    section: str
+
+
 def parse_wagers(payload: object, field: str = "wagers") -> list[Wager]:
     """A list of wager objects; extra fields (``on``, ``position``) go to `Wager.extra`."""
     if not isinstance(payload, list):

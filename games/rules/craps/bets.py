@@ -12,20 +12,8 @@ import re
 from dataclasses import dataclass
 
 from games.rules.core import RuleViolation, cite
+from games.rules.core.wagers import WagerType
 from games.rules.craps.paytables import POINT_NUMBERS
-
-
-@dataclass(frozen=True, eq=False)
-class WagerType:
-    """One wager of the regulations: its kind prefix, its name and the paragraph defining it.
-
-    Each is a single constant below, compared by identity (fast in the settlement loop).
-    """
-
-    key: str
-    name: str
-    section: str
-
 
 PASS = WagerType("pass", "Pass Bet", "623a.3(a)(1)")
 DONT_PASS = WagerType("dont_pass", "Don't Pass Bet", "623a.3(a)(2)")

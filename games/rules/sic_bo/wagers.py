@@ -10,18 +10,10 @@ from decimal import Decimal
 
 from games.rules.core import DIE_FACES, RuleViolation, Wager, cite
 from games.rules.core.money import has_whole_cents
+from games.rules.core.wagers import WagerType
 from games.rules.sic_bo.paytables import PAYTABLE_625A_6
 
 FACES = tuple(DIE_FACES)
-
-
-@dataclass(frozen=True)
-class WagerType:
-    """One of the eight wagers of § 625a.3: its kind prefix, its name, its paragraph."""
-
-    key: str
-    name: str
-    section: str
 
 
 THREE_OF_A_KIND = WagerType("triple", "Three of a Kind", "625a.3(1)")
