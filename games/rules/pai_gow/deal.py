@@ -16,6 +16,7 @@ from games.rules.pai_gow.dealing import (
     DEAD_HAND,
     DEALER,
     DEALING_STYLES,
+    POSITIONS,
     STACKS,
     TILES_PER_STACK,
     apply_cut,
@@ -26,7 +27,6 @@ from games.rules.pai_gow.dealing import (
 from games.rules.pai_gow.options import RNG, SHAKER, PaiGowOptions
 from games.rules.pai_gow.tiles import TILE_SET, Tile, parse_tiles, tiles_text
 
-POSITIONS = ("1", "2", "3", "4", "5", "6")
 DICE = 3  # § 621a.2(d): three dice in the Pai Gow shaker
 _DIRECT_FIELDS = ("dealer", "positions")
 _STACK_FIELDS = ("stacks", "dice", "rng", "style", "cut")

@@ -17,6 +17,7 @@ DEAD_HAND = "dead_hand"
 # Counterclockwise around the table: the dealer, the six betting positions from the
 # dealer's right, then the Dead Hand on the dealer's left (§ 621a.2(b)(3), § 621a.6(c)).
 PLACES: tuple[str, ...] = (DEALER, "1", "2", "3", "4", "5", "6", DEAD_HAND)
+POSITIONS: tuple[str, ...] = PLACES[1:-1]  # § 621a.2(a): six betting positions
 STACKS = 8
 TILES_PER_STACK = 4
 

@@ -26,7 +26,7 @@ from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.core.money import has_whole_cents
 from games.rules.core.wagers import parse_wagers, take_wagers
 from games.rules.pai_gow.deal import Dealt, deal_from_payload
-from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, PLACES
+from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, PLACES, POSITIONS
 from games.rules.pai_gow.house_way import Setting, house_way
 from games.rules.pai_gow.options import PaiGowOptions
 from games.rules.pai_gow.ranking import hand_strength
@@ -34,7 +34,6 @@ from games.rules.pai_gow.settlement import Centre, Decision, decide, vigorish
 from games.rules.pai_gow.tiles import Tile, parse_tiles, tiles_text
 
 KIND = "pai_gow"
-POSITIONS = ("1", "2", "3", "4", "5", "6")  # § 621a.2(a): six betting positions
 HOUSE_WAY = "house_way"
 ZERO = Decimal("0.00")
 
@@ -59,6 +58,16 @@ class Round:
     dealt: Dealt | None = None
     settings: Mapping[str, Setting] = field(default_factory=dict)  # wager id -> hands
     decided: Mapping[str, Resolution] = field(default_factory=dict)  # surrendered or voided
+
+    def wager(self, wager_id: str) -> Wager | None:
+        """The wager of this round with that id, decided or not."""
+        return next((w for w in self.wagers if w.id == wager_id), None)
+
+    def bank_place(self) -> str | None:
+        """The betting position of the bank's wager, where the bank's hand is dealt."""
+        if self.bank is None:
+            return None
+        return next(position(w) for w in self.wagers if w.id == self.bank.wager)
 
     def live(self) -> tuple[Wager, ...]:
         """Wagers not yet decided, in the order of the betting positions."""
@@ -315,9 +324,8 @@ def tiles_deal(
     if current.dealt is not None:
         return table, _rejected(RuleViolation("This round is already dealt", cite("621a.6(d)")))
     with_wager = {position(w) for w in current.wagers}
-    bank_place = position(_wager(current, current.bank.wager)) if current.bank else None
     try:
-        dealt = deal_from_payload(options, payload, with_wager, bank_place)
+        dealt = deal_from_payload(options, payload, with_wager, current.bank_place())
     except RuleViolation as violation:
         return table, _rejected(violation)
     new_round = replace(current, dealt=dealt)
@@ -325,10 +333,6 @@ def tiles_deal(
     if new_round.all_set():  # nobody has hands to set: the dealer sets his at once
         extra.update(_dealer_shown(new_round))
     return replace(table, round=new_round), StepOutcome(extra=extra)
-
-
-def _wager(current: Round, wager_id: str) -> Wager:
-    return next(w for w in current.wagers if w.id == wager_id)
 
 
 # --- setting the hands -------------------------------------------------------------------
@@ -408,7 +412,7 @@ def _player_setting(
     dealt = current.dealt
     if dealt is None:
         raise RuleViolation("No tiles have been dealt this round", cite("621a.8(a)"))
-    wager = next((w for w in current.wagers if w.id == key), None)
+    wager = current.wager(key)
     if wager is None or wager.id in current.decided:
         raise RuleViolation(f"{key!r} is not a wager in play this round", cite("621a.8(a)"))
     if key in settings:
@@ -493,9 +497,14 @@ def _dealer_shown(current: Round) -> dict[str, object]:
     """The dealer's (and a co-bank's) hands as the dealer sets them the house way."""
     assert current.dealt is not None
     shown: dict[str, object] = {"dealer": _setting_text(house_way(current.dealt.hands[DEALER]))}
-    bank = current.bank
-    if bank is not None and bank.co_bank and bank.wager not in current.decided:
-        tiles = current.dealt.hands[position(_wager(current, bank.wager))]
+    bank, place = current.bank, current.bank_place()
+    if (
+        bank is not None
+        and place is not None
+        and bank.co_bank
+        and bank.wager not in current.decided
+    ):
+        tiles = current.dealt.hands[place]
         shown["co_bank"] = _setting_text(house_way(tiles))
     return shown
 
@@ -513,7 +522,7 @@ def wagers_surrender(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, 
     resolutions: list[Resolution] = []
     section = cite("621a.8(e)")
     for wager_id in payload:
-        wager = next((w for w in current.wagers if w.id == wager_id), None)
+        wager = current.wager(wager_id)
         error = None
         if wager is None or wager_id in decided:
             error = f"{wager_id!r} is not a wager in play this round"
@@ -553,8 +562,7 @@ def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
     void = payload.get("void", False)
     if not isinstance(void, bool):
         raise MalformedInput("irregularity.void", "must be true or false")
-    bank = current.bank
-    bank_place = position(_wager(current, bank.wager)) if bank is not None else None
+    bank_place = current.bank_place()
     if place == "bank":
         if bank_place is None:
             violation = RuleViolation("No player is banking this round", cite("621a.10(e)"))
@@ -651,8 +659,7 @@ def _settle_against_bank(
     """§ 621a.9(n)-(r): the dealer's wager, then each player's, against the bank's hands;
     losers to the centre, winners paid from it, the bank (or co-bank) pays or takes the rest."""
     assert current.dealt is not None
-    bank_wager = _wager(current, bank.wager)
-    banker = house_way(current.dealt.hands[position(bank_wager)])
+    banker = house_way(current.dealt.hands[current.bank_place()])  # type: ignore[index]
     losing = sum((-r.net for r in current.decided.values() if r.result == "lose"), ZERO)
     winning = ZERO
     summary: dict[str, object] = {}
