@@ -1497,6 +1497,7 @@ def test_623b_4_a_hot_shooter_only_at_electronic_or_hybrid_tables() -> None:
     assert is_refused("hot_shooter", "5", table_type="manual")
     assert not is_refused("hot_shooter", "5", table_type="hybrid")
     assert not is_refused("hot_shooter", "5", table_type="electronic")
+    assert is_refused("hot_shooter", "5", table_type="hybrid", hot_shooter_jackpot=False)
 
 
 def test_623b_4_c_hot_shooter_only_before_the_come_out_roll() -> None:

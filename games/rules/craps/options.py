@@ -38,6 +38,7 @@ OPTION_NAMES = (
     "lucky_shooter_paytable",
     "bonus_craps_paytable",
     "power_odds",
+    "hot_shooter_jackpot",
     "table_type",
 )
 _PAYTABLE_CHOICES = {
@@ -65,6 +66,7 @@ class CrapsOptions:
     lucky_shooter_paytable: str | None = "A"
     bonus_craps_paytable: str | None = "1"
     power_odds: bool = True
+    hot_shooter_jackpot: bool = True  # § 623b.4(a): offered on electronic or hybrid tables
     table_type: str = "manual"
 
     @property
@@ -90,6 +92,7 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
         vig_percent=_vig_percent(raw),
         vig_collected=option_choice(raw, "vig_collected", VIG_COLLECTED, "on_win"),
         power_odds=option_flag(raw, "power_odds", True),
+        hot_shooter_jackpot=option_flag(raw, "hot_shooter_jackpot", True),
         table_type=option_choice(raw, "table_type", TABLE_TYPES, "manual"),
         **paytables,
     )
@@ -109,6 +112,7 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
         value = getattr(options, name)
         described[name] = NOT_OFFERED if value is None else value
     described["power_odds"] = options.power_odds
+    described["hot_shooter_jackpot"] = options.hot_shooter_jackpot
     described["table_type"] = options.table_type
     return described
 

@@ -42,11 +42,16 @@ def offered_check(bet: Bet, options: CrapsOptions) -> None:
             )
         if options.lucky_shooter_paytable is None:
             raise RuleViolation("This table does not offer the Lucky Shooter wager", cite("623b.2"))
-    if wager_type is bets.HOT_SHOOTER and options.table_type == "manual":
-        raise RuleViolation(
-            "The Hot Shooter Jackpot wager is offered only on an electronic or hybrid table",
-            cite("623b.4(a)"),
-        )
+    if wager_type is bets.HOT_SHOOTER:
+        if options.table_type == "manual":
+            raise RuleViolation(
+                "The Hot Shooter Jackpot wager is offered only on an electronic or hybrid table",
+                cite("623b.4(a)"),
+            )
+        if not options.hot_shooter_jackpot:
+            raise RuleViolation(
+                "This table does not offer the Hot Shooter Jackpot wager", cite("623b.4(a)")
+            )
 
 
 def timing_check(
