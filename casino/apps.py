@@ -1,6 +1,14 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = "Casino floor"
+
+    def ready(self) -> None:
+        from casino import audit
+        from casino.roles import roles_sync
+
+        audit.connect()
+        post_migrate.connect(roles_sync, sender=self, dispatch_uid="casino-roles")

@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino.audit.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -195,6 +196,10 @@ CELERY_BEAT_SCHEDULE = {
     "worker-ping-round": {
         "task": "monitoring.worker_ping_round",
         "schedule": env_int("CASINO_WORKER_PING_SECONDS", 60),
+    },
+    "equipment-schedule-check": {
+        "task": "monitoring.equipment_schedule_check",
+        "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
     },
 }
 

@@ -18,3 +18,13 @@ def worker_ping_round_task() -> None:
     for queue in settings.CELERY_QUEUE_NAMES:
         services.worker_ping_send(queue=queue)
     services.worker_pings_purge()
+
+
+@shared_task(name="monitoring.equipment_schedule_check", ignore_result=True)
+def equipment_schedule_check_task() -> dict[str, int]:
+    """Beat's look at every set in play: in date, due soon or overdue (§ 675a.3(b)(1) ...)."""
+    from django.utils import timezone
+
+    from casino.services.equipment import schedule_check
+
+    return schedule_check(timezone.now())

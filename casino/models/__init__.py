@@ -1,0 +1,36 @@
+"""The floor and its compliance records (issue 6).
+
+- holders: certificate holders.
+- submissions: Rules Submissions (§ 601a.2) and their lifecycle.
+- layouts: layouts and signage (§ 601a.10(a)).
+- tables: tables and their drop and tip box location approvals (§ 601a.10(g)).
+- equipment: dice and tile sets, their time in play, and the inspections.
+- audit: the append-only history of every change to the records above.
+"""
+
+from casino.models.audit import AuditEntry
+from casino.models.equipment import (
+    EquipmentSet,
+    SetInPlay,
+    SicBoOpeningInspection,
+    TileInspection,
+)
+from casino.models.holders import CertificateHolder
+from casino.models.layouts import Layout
+from casino.models.lifecycle import Lifecycle
+from casino.models.submissions import RulesSubmission
+from casino.models.tables import LocationApproval, Table
+
+__all__ = [
+    "AuditEntry",
+    "CertificateHolder",
+    "EquipmentSet",
+    "Layout",
+    "Lifecycle",
+    "LocationApproval",
+    "RulesSubmission",
+    "SetInPlay",
+    "SicBoOpeningInspection",
+    "Table",
+    "TileInspection",
+]

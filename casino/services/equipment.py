@@ -1,0 +1,287 @@
+"""Dice and tile sets: into play, changeouts, inspections and the schedule check."""
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.models import (
+    EquipmentSet,
+    SetInPlay,
+    SicBoOpeningInspection,
+    Table,
+    TileInspection,
+)
+from casino.rules.equipment import (
+    COMPOSITIONS,
+    REASONS,
+    REQUIRED_SETS,
+    TILES,
+    schedule_for,
+    schedule_state,
+)
+from casino.services.errors import FloorRefused, permission_check
+
+log = logging.getLogger(__name__)
+
+# Dice are single-use (docs/regulations.md): out of play, they are retired. Tiles go back
+# to the reserve after a scheduled changeout, to be inspected again (§ 621a.4(a)).
+_TILES_BACK_TO_RESERVE = ("schedule", "table_reopened")
+
+
+def sets_in_play(table: Table) -> dict[str, SetInPlay]:
+    """The set of each composition in play at the table now."""
+    rows = SetInPlay.objects.filter(table=table, removed_at__isnull=True).select_related(
+        "equipment_set"
+    )
+    return {row.composition: row for row in rows}
+
+
+def set_put_in_play(
+    table: Table, equipment_set: EquipmentSet, *, by: Any, now: datetime
+) -> SetInPlay:
+    """Put a set from the reserve into play where the table has none of its kind."""
+    permission_check(by, "casino.record_changeout", "put a set in play")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        equipment_set = EquipmentSet.objects.select_for_update().get(pk=equipment_set.pk)
+        reasons = _put_in_play_refusals(table, equipment_set)
+        current = sets_in_play(table).get(equipment_set.composition)
+        if current is not None:
+            reasons.append(
+                f"{current.equipment_set} is already in play at {table.number}; "
+                "record a changeout instead"
+            )
+        if reasons:
+            raise FloorRefused("Put in play", reasons)
+        return _start(table, equipment_set, by, now)
+
+
+def set_changeout(
+    table: Table,
+    composition: str,
+    *,
+    reason: str,
+    by: Any,
+    now: datetime,
+    new_set: EquipmentSet | None = None,
+    note: str = "",
+) -> SetInPlay | None:
+    """Take the set of `composition` out of play, saying why, and put `new_set` in.
+
+    Without a new set the table is left without one, and cannot start a round until one
+    is put in play (a lost die, a set taken for inspection).
+    """
+    permission_check(by, "casino.record_changeout", "record a changeout")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        current = sets_in_play(table).get(composition)
+        reasons = []
+        if reason not in REASONS:
+            reasons.append(f"unknown reason {reason!r}; the reasons are {', '.join(REASONS)}")
+        if current is None:
+            label = COMPOSITIONS[composition].label if composition in COMPOSITIONS else composition
+            reasons.append(f"{table.number} has no {label} in play to change")
+        if new_set is not None:
+            new_set = EquipmentSet.objects.select_for_update().get(pk=new_set.pk)
+            reasons += _put_in_play_refusals(table, new_set)
+            if new_set.composition != composition:
+                reasons.append(f"{new_set} is not {COMPOSITIONS[composition].label}")
+        if reasons:
+            raise FloorRefused("Changeout", reasons)
+        assert current is not None
+        _end(current, reason, by, now, note)
+        return _start(table, new_set, by, now) if new_set is not None else None
+
+
+def _put_in_play_refusals(table: Table, equipment_set: EquipmentSet) -> list[str]:
+    reasons = []
+    required = REQUIRED_SETS.get((table.game, table.variant), ())
+    if equipment_set.composition not in required:
+        wanted = " and ".join(COMPOSITIONS[c].label for c in required)
+        reasons.append(
+            f"{table.number} is played with {wanted}, not {equipment_set}"
+            f" ({COMPOSITIONS[equipment_set.composition].cite})"
+        )
+    if equipment_set.holder_id != table.holder_id:
+        reasons.append(f"{equipment_set} belongs to another certificate holder")
+    if equipment_set.status != EquipmentSet.Status.RESERVE:
+        reasons.append(
+            f"{equipment_set} is {equipment_set.get_status_display().lower()}, not in reserve"
+            + ("; dice once out of play are not used again" if equipment_set.kind != TILES
+               and equipment_set.status == EquipmentSet.Status.RETIRED else "")
+        )  # fmt: skip
+    return reasons
+
+
+def _start(table: Table, equipment_set: EquipmentSet, by: Any, now: datetime) -> SetInPlay:
+    locked = table.game == "sic_bo" and table.automated_shaker
+    schedule = schedule_for(
+        table.game, equipment_set.composition, locked, equipment_set.meets_603a_12_c
+    )
+    due_at = schedule.due_at(now, timezone.get_default_timezone())
+    equipment_set.status = EquipmentSet.Status.IN_PLAY
+    equipment_set.save()
+    return SetInPlay.objects.create(
+        equipment_set=equipment_set,
+        table=table,
+        composition=equipment_set.composition,
+        put_in_play_at=now,
+        put_in_play_by=by,
+        locked_in_automated_shaker=locked,
+        due_at=due_at,
+        warn_from=due_at - schedule.warn_before,
+        limit=f"{schedule.label} ({schedule.cite})",
+        schedule_state=schedule_state(due_at, schedule.warn_before, now),
+    )
+
+
+def _end(row: SetInPlay, reason: str, by: Any, now: datetime, note: str) -> None:
+    row.removed_at, row.removed_by = now, by
+    row.removal_reason, row.removal_note = reason, note
+    row.save()
+    equipment_set = row.equipment_set
+    if equipment_set.kind == TILES and reason in _TILES_BACK_TO_RESERVE:
+        equipment_set.status = EquipmentSet.Status.RESERVE
+    elif reason == "failed_inspection":
+        equipment_set.status = EquipmentSet.Status.SEALED
+    else:
+        equipment_set.status = EquipmentSet.Status.RETIRED
+    equipment_set.save()
+
+
+def tile_inspection_record(
+    set_in_play: SetInPlay,
+    *,
+    dealer_name: str,
+    floorperson_name: str,
+    all_pairs_present: bool,
+    same_size_and_shading: bool,
+    unflawed: bool,
+    by: Any,
+    now: datetime,
+    envelope_signed_by_dealer: str = "",
+    envelope_signed_by_floorperson: str = "",
+    replacement: EquipmentSet | None = None,
+) -> TileInspection:
+    """The dealer's inspection of tiles received at the table, verified by the floorperson
+    (§ 621a.4(a)). An unsuitable set goes into a sealed envelope identified by table number,
+    date and time and signed by both (§ 621a.4(a)(3)(ii)); it leaves play, and the
+    `replacement` brought from the reserve (§ 621a.4(a)(3)(i)) goes in."""
+    permission_check(by, "casino.record_inspection", "record a tile inspection")
+    suitable = all_pairs_present and same_size_and_shading and unflawed
+    reasons = []
+    if set_in_play.equipment_set.kind != TILES:
+        reasons.append(f"{set_in_play.equipment_set} is not a set of tiles")
+    if set_in_play.removed_at is not None:
+        reasons.append(f"{set_in_play} is no longer in play")
+    if not dealer_name.strip() or not floorperson_name.strip():
+        reasons.append("the dealer inspects and the floorperson verifies: name both (§ 621a.4(a))")
+    elif dealer_name.strip() == floorperson_name.strip():
+        reasons.append("the floorperson who verifies is not the dealer who inspected (§ 621a.4(a))")
+    if not suitable and not (
+        envelope_signed_by_dealer.strip() and envelope_signed_by_floorperson.strip()
+    ):
+        reasons.append(
+            "an unsuitable set is sealed in an envelope signed by the dealer and the "
+            "floorperson or above (58 Pa. Code § 621a.4(a)(3)(ii)): give both signatures"
+        )
+    if reasons:
+        raise FloorRefused("Tile inspection", reasons)
+    with transaction.atomic():
+        inspection = TileInspection.objects.create(
+            set_in_play=set_in_play,
+            inspected_at=now,
+            dealer_name=dealer_name.strip(),
+            floorperson_name=floorperson_name.strip(),
+            all_pairs_present=all_pairs_present,
+            same_size_and_shading=same_size_and_shading,
+            unflawed=unflawed,
+            envelope_sealed_at=None if suitable else now,
+            envelope_table_number="" if suitable else set_in_play.table.number,
+            envelope_signed_by_dealer="" if suitable else envelope_signed_by_dealer.strip(),
+            envelope_signed_by_floorperson=""
+            if suitable
+            else envelope_signed_by_floorperson.strip(),
+            recorded_by=by,
+        )
+        if not suitable:
+            set_changeout(
+                set_in_play.table,
+                set_in_play.composition,
+                reason="failed_inspection",
+                by=by,
+                now=now,
+                new_set=replacement,
+                note="unsuitable at the inspection of § 621a.4(a); sealed in an envelope",
+            )
+        return inspection
+
+
+def sic_bo_inspection_record(
+    table: Table,
+    *,
+    floorperson_name: str,
+    values_entered: str,
+    winning_combinations_lit: bool,
+    by: Any,
+    now: datetime,
+    shaker_operations: int | None = None,
+    dice_properly_tossed: bool | None = None,
+) -> SicBoOpeningInspection:
+    """The floorperson's inspection before a Sic Bo table opens (§ 625a.5(a))."""
+    permission_check(by, "casino.record_inspection", "record a Sic Bo inspection")
+    reasons = []
+    if table.game != "sic_bo":
+        reasons.append(f"{table.number} is not a Sic Bo table")
+    values = [v.strip() for v in values_entered.split(",")]
+    if len(values) != 3 or not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
+        reasons.append(
+            "enter three numeric values from 1 to 6, e.g. 2,5,5 (58 Pa. Code § 625a.5(a)(1))"
+        )
+    if not floorperson_name.strip():
+        reasons.append("name the floorperson who inspected (§ 625a.5(a))")
+    if table.automated_shaker and (shaker_operations is None or dice_properly_tossed is None):
+        reasons.append(
+            "an automated shaker is inspected by operating it at least three times and "
+            "checking the dice are properly tossed (58 Pa. Code § 625a.5(a)(2))"
+        )
+    if reasons:
+        raise FloorRefused("Sic Bo inspection", reasons)
+    return SicBoOpeningInspection.objects.create(
+        table=table,
+        inspected_at=now,
+        floorperson_name=floorperson_name.strip(),
+        values_entered=",".join(values),
+        winning_combinations_lit=winning_combinations_lit,
+        shaker_operations=shaker_operations if table.automated_shaker else None,
+        dice_properly_tossed=dice_properly_tossed if table.automated_shaker else None,
+        recorded_by=by,
+    )
+
+
+def schedule_check(now: datetime) -> dict[str, int]:
+    """Mark every set in play in date, due soon or overdue at `now` (the beat task).
+
+    Only a change of state is saved (and audited). The gates never rely on this flag:
+    they compute the state from `due_at` at the moment of the action.
+    """
+    counts = {"in_date": 0, "due_soon": 0, "overdue": 0, "changed": 0}
+    rows = SetInPlay.objects.filter(removed_at__isnull=True).select_related(
+        "table", "equipment_set"
+    )
+    for row in rows:
+        state = schedule_state(row.due_at, row.due_at - row.warn_from, now)
+        counts[state] += 1
+        if state != row.schedule_state:
+            row.schedule_state = state
+            row.save(update_fields=["schedule_state"])
+            counts["changed"] += 1
+            if state == "overdue":
+                log.warning(
+                    "%s at %s was due out of play at %s (%s)",
+                    row.equipment_set, row.table.number, row.due_at, row.limit,
+                )  # fmt: skip
+    return counts

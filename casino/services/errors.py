@@ -1,0 +1,21 @@
+"""The refusal every floor service raises: each reason names what is missing and its section."""
+
+from collections.abc import Sequence
+
+from django.core.exceptions import PermissionDenied
+
+
+class FloorRefused(Exception):
+    """The action was refused; nothing changed. `reasons` says exactly why."""
+
+    def __init__(self, action: str, reasons: Sequence[str]) -> None:
+        self.action = action
+        self.reasons = list(reasons)
+        super().__init__(f"{action} refused: " + "; ".join(self.reasons))
+
+
+def permission_check(user: object, permission: str, action: str) -> None:
+    """PermissionDenied unless `user` holds `permission` (app_label.codename)."""
+    if user is None or not getattr(user, "has_perm", None) or not user.has_perm(permission):
+        who = getattr(user, "get_username", lambda: "nobody")()
+        raise PermissionDenied(f"{who} may not {action} (needs {permission})")

@@ -1,0 +1,249 @@
+"""The gates: opening a table and starting a round check everything the chapters require.
+
+Each refusal names what is missing and the section that asks for it. Nothing here trusts
+a flag kept by a periodic task: dates are compared with `now` at the moment of action.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.models import Lifecycle, LocationApproval, RulesSubmission, Table
+from casino.models.tables import BOXES_BESIDE_THE_DEALER
+from casino.rules.equipment import COMPOSITIONS, NEW_SET_ON_REOPENING, REQUIRED_SETS, TILES
+from casino.rules.submissions import engine_refusals, table_options
+from casino.services.equipment import sets_in_play
+from casino.services.errors import FloorRefused, permission_check
+from games.rules.catalog import GAMES_BY_KEY
+from games.rules.registry import engine_get
+
+DROP_BOX_SECTIONS = {
+    "craps": "58 Pa. Code § 623a.2(e)",
+    "three_dice_football": "58 Pa. Code § 661a.2(c)",
+    **BOXES_BESIDE_THE_DEALER,
+}
+
+
+def _when(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def table_options_in_force(table: Table, now: datetime) -> tuple[RulesSubmission, dict[str, Any]]:
+    """The Rules Submission in force and the engine options it gives this table.
+
+    FloorRefused when there is none: no round is played without one.
+    """
+    submission = RulesSubmission.in_force(table.holder, table.game, now)
+    if submission is None:
+        raise FloorRefused("Rules", [_no_submission(table)])
+    raw = table_options(
+        table.game,
+        table.variant,
+        table.operation,
+        table.automated_shaker,
+        table.min_wager,
+        table.max_wager,
+        submission.options,
+    )
+    return submission, raw
+
+
+def _no_submission(table: Table) -> str:
+    return (
+        f"no approved Rules Submission is in force for {GAMES_BY_KEY[table.game].name} "
+        f"at {table.holder} (58 Pa. Code § 601a.2)"
+    )
+
+
+def _rules_refusals(table: Table, now: datetime) -> tuple[list[str], dict[str, object] | None]:
+    """What the Rules Submission in force says about this table; and its options."""
+    submission = RulesSubmission.in_force(table.holder, table.game, now)
+    if submission is None:
+        return [_no_submission(table)], None
+    name = f"the Rules Submission in force ({submission})"
+    reasons = []
+    if table.variant not in submission.variants:
+        if table.variant == "6_dice":
+            reasons.append(f"{name} does not select the 6-dice variation (58 Pa. Code § 675a.6(a))")
+        else:
+            reasons.append(f"{name} does not cover the {table.get_variant_display()} variant")
+    if table.operation not in submission.table_types:
+        reasons.append(f"{name} does not cover {table.operation} tables")
+    options = submission.options
+    for bound, test, words in (
+        ("min_wager", lambda rs, t: t >= rs, "below"),
+        ("max_wager", lambda rs, t: t <= rs, "above"),
+    ):
+        if bound in options:
+            ours = getattr(table, bound)
+            try:
+                theirs = type(ours)(str(options[bound]))
+            except ArithmeticError:
+                continue  # the engine names a malformed amount below
+            if not test(theirs, ours):
+                reasons.append(
+                    f"the table's {bound.replace('_', ' ')} ${ours} is {words} the "
+                    f"${theirs} of {name}"
+                )
+    _, raw = table_options_in_force(table, now)
+    refused = engine_refusals(table.game, raw)
+    reasons += [f"{refusal} (at this table)" for refusal in refused]
+    described = None
+    if not refused:
+        engine = engine_get(table.game)
+        described = engine.describe_options(engine.parse_options(raw))
+    return reasons, described
+
+
+def _layout_refusals(table: Table, options: dict[str, object] | None) -> list[str]:
+    layout = table.layout
+    if layout is None:
+        return [f"{table.number} has no layout assigned (58 Pa. Code § 601a.10(a))"]
+    if layout.status != Lifecycle.APPROVED:
+        return [f"the layout {layout} is {layout.status}, not approved (58 Pa. Code § 601a.10(a))"]
+    if (layout.game, layout.variant) != (table.game, table.variant):
+        return [f"the layout {layout} is not for {table.game} {table.variant}"]
+    return layout.refusals(options)
+
+
+def _location_refusals(table: Table) -> list[str]:
+    approval = LocationApproval.objects.filter(table=table).order_by("-approved_at").first()
+    if approval is None:
+        return [
+            "the drop box and tip box locations have not been approved by the Bureau of "
+            f"Casino Compliance ({DROP_BOX_SECTIONS[table.game]}, § 601a.10(g))"
+        ]
+    return approval.refusals()
+
+
+def equipment_refusals(table: Table, now: datetime) -> list[str]:
+    """A missing, overdue or reopening-stale set, or tiles not yet inspected."""
+    reasons = []
+    in_play = sets_in_play(table)
+    for composition in REQUIRED_SETS[(table.game, table.variant)]:
+        spec = COMPOSITIONS[composition]
+        row = in_play.get(composition)
+        if row is None:
+            reasons.append(f"no set of {spec.label} is in play at {table.number} ({spec.cite})")
+            continue
+        if now > row.due_at:
+            reasons.append(
+                f"{row.equipment_set} has been in play since {_when(row.put_in_play_at)} and was "
+                f"due out of play at {_when(row.due_at)}: {row.limit}"
+            )
+        reopening = NEW_SET_ON_REOPENING.get(table.game)
+        if reopening and table.closed_at is not None and row.put_in_play_at < table.closed_at:
+            reasons.append(
+                f"a new set of dice is used when the table is reopened for gaming ({reopening}); "
+                f"{row.equipment_set} was in play before the table closed at "
+                f"{_when(table.closed_at)}"
+            )
+        if spec.kind == TILES and not any(i.suitable for i in row.tile_inspections.all()):
+            reasons.append(
+                f"the tiles {row.equipment_set} have not passed the dealer's inspection verified "
+                "by the floorperson (58 Pa. Code § 621a.4(a))"
+            )
+    return reasons
+
+
+def _sic_bo_inspection_refusals(table: Table) -> list[str]:
+    if table.game != "sic_bo":
+        return []
+    inspections = table.sic_bo_inspections.all()
+    if table.closed_at is not None:
+        inspections = inspections.filter(inspected_at__gte=table.closed_at)
+    latest = inspections.order_by("-inspected_at").first()
+    where = "58 Pa. Code § 625a.5(a)"
+    if latest is None:
+        return [f"the floorperson has not inspected the table since it last closed ({where})"]
+    reasons = []
+    if not latest.winning_combinations_lit:
+        reasons.append(
+            "the opening inspection found the winning combinations not properly illuminated "
+            f"({where}(1))"
+        )
+    if table.automated_shaker and not (
+        (latest.shaker_operations or 0) >= 3 and latest.dice_properly_tossed
+    ):
+        reasons.append(
+            "the opening inspection did not operate the automated shaker three times with the "
+            f"dice properly tossed ({where}(2))"
+        )
+    return reasons
+
+
+def compliance_refusals(table: Table, now: datetime) -> list[str]:
+    """Rules in force, approved layout, approved box locations, equipment in date."""
+    reasons, options = _rules_refusals(table, now)
+    reasons += _layout_refusals(table, options)
+    reasons += _location_refusals(table)
+    reasons += equipment_refusals(table, now)
+    return reasons
+
+
+def opening_refusals(table: Table, now: datetime) -> list[str]:
+    """Everything that stops the table opening now. Devices join this with issue 8."""
+    reasons = []
+    if table.status == Table.Status.OPEN:
+        reasons.append(f"{table.number} is already open")
+    return reasons + compliance_refusals(table, now) + _sic_bo_inspection_refusals(table)
+
+
+def round_start_refusals(table: Table, now: datetime) -> list[str]:
+    """Everything that stops a round starting now: the table is open and still compliant."""
+    reasons = []
+    if table.status != Table.Status.OPEN:
+        reasons.append(f"{table.number} is {table.get_status_display().lower()}, not open")
+    return reasons + compliance_refusals(table, now)
+
+
+def round_start_check(table: Table, now: datetime) -> None:
+    """FloorRefused unless a round may start at the table now (issue 7 calls this)."""
+    reasons = round_start_refusals(table, now)
+    if reasons:
+        raise FloorRefused(f"Starting a round at {table.number}", reasons)
+
+
+def table_open(table: Table, *, by: Any, now: datetime) -> Table:
+    """Open (or reopen after a suspension) when every gate passes."""
+    permission_check(by, "casino.operate_table", "open a table")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        reasons = opening_refusals(table, now)
+        if reasons:
+            raise FloorRefused(f"Opening {table.number}", reasons)
+        table.status, table.status_changed_at = Table.Status.OPEN, now
+        table.save()
+        return table
+
+
+def table_suspend(table: Table, *, by: Any, now: datetime) -> Table:
+    """Stop play at an open table without closing it (a reading: docs/regulations.md)."""
+    return _status_set(table, Table.Status.SUSPENDED, (Table.Status.OPEN,), by, now)
+
+
+def table_close(table: Table, *, by: Any, now: datetime) -> Table:
+    """Close the table; for Craps and Three Dice Football its next opening needs new dice."""
+    return _status_set(
+        table, Table.Status.CLOSED, (Table.Status.OPEN, Table.Status.SUSPENDED), by, now
+    )
+
+
+def _status_set(
+    table: Table, status: str, allowed_from: tuple[str, ...], by: Any, now: datetime
+) -> Table:
+    permission_check(by, "casino.operate_table", f"{status} a table")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if table.status not in allowed_from:
+            raise FloorRefused(
+                f"{status.capitalize()} {table.number}",
+                [f"{table.number} is {table.get_status_display().lower()}"],
+            )
+        table.status, table.status_changed_at = status, now
+        if status == Table.Status.CLOSED:
+            table.closed_at = now
+        table.save()
+        return table
