@@ -84,7 +84,7 @@ _CRAPS_COMMON = (
     Element("no_call_bets", 'the words "no call bets"', "§ 623a.2(d)(3)"),
     Element(
         "fire_bet_areas",
-        "no more than 16 numbered Fire Bet areas around the perimeter",
+        "numbered Fire Bet areas (no more than 16) around the perimeter",
         "§ 623a.2(d)(4)(i)",
         needed_when=_offered("fire_bet_paytable"),
         most=16,
@@ -104,7 +104,7 @@ _CRAPS_COMMON = (
     ),
     Element(
         "hot_roller_areas",
-        "no more than 16 numbered Hot Roller areas around the perimeter",
+        "numbered Hot Roller areas (no more than 16) around the perimeter",
         "§ 623b.1(a)(2)(i)",
         needed_when=_offered("hot_roller_paytable"),
         most=16,
