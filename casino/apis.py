@@ -17,7 +17,20 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "holder", "number", "game", "variant", "status"]
+        fields = [
+            "id",
+            "holder",
+            "number",
+            "game",
+            "variant",
+            "seats",
+            "min_wager",
+            "max_wager",
+            "operation",
+            "automated_shaker",
+            "layout",
+            "status",
+        ]
 
 
 class CertificateHolderViewSet(viewsets.ReadOnlyModelViewSet):
