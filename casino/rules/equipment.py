@@ -6,7 +6,7 @@ in date up to and including the moment its limit runs out, and overdue after it.
 
 import calendar
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 DICE = "dice"
 TILES = "tiles"
@@ -71,7 +71,8 @@ class Schedule:
     def due_at(self, put_in_play_at: datetime, local: tzinfo) -> datetime:
         """The last moment the set may be in play."""
         if self.hours is not None:
-            return put_in_play_at + timedelta(hours=self.hours)
+            # Real hours: in UTC, so a change of clocks neither adds nor takes an hour.
+            return put_in_play_at.astimezone(UTC) + timedelta(hours=self.hours)
         return add_months(put_in_play_at.astimezone(local), self.months)
 
 

@@ -22,7 +22,7 @@ from casino.rules.equipment import (
     schedule_for,
     schedule_state,
 )
-from casino.services.errors import FloorRefused, permission_check
+from casino.services.errors import FloorRefused, by_actor, permission_check
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ def sets_in_play(table: Table) -> dict[str, SetInPlay]:
     return {row.composition: row for row in rows}
 
 
+@by_actor
 def set_put_in_play(
     table: Table, equipment_set: EquipmentSet, *, by: Any, now: datetime
 ) -> SetInPlay:
@@ -59,6 +60,7 @@ def set_put_in_play(
         return _start(table, equipment_set, by, now)
 
 
+@by_actor
 def set_changeout(
     table: Table,
     composition: str,
@@ -152,6 +154,7 @@ def _end(row: SetInPlay, reason: str, by: Any, now: datetime, note: str) -> None
     equipment_set.save()
 
 
+@by_actor
 def tile_inspection_record(
     set_in_play: SetInPlay,
     *,
@@ -220,6 +223,7 @@ def tile_inspection_record(
         return inspection
 
 
+@by_actor
 def sic_bo_inspection_record(
     table: Table,
     *,

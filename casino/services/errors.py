@@ -1,8 +1,13 @@
 """The refusal every floor service raises: each reason names what is missing and its section."""
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class FloorRefused(Exception):
@@ -19,3 +24,15 @@ def permission_check(user: object, permission: str, action: str) -> None:
     if user is None or not getattr(user, "has_perm", None) or not user.has_perm(permission):
         who = getattr(user, "get_username", lambda: "nobody")()
         raise PermissionDenied(f"{who} may not {action} (needs {permission})")
+
+
+def by_actor(service: Callable[P, R]) -> Callable[P, R]:
+    """Attribute every change the service makes to its `by` keyword (the audit's actor)."""
+    from casino.audit import acting_as  # the audit module imports the models
+
+    @functools.wraps(service)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with acting_as(kwargs.get("by")):
+            return service(*args, **kwargs)
+
+    return wrapper

@@ -15,7 +15,7 @@ from casino.models.tables import BOXES_BESIDE_THE_DEALER
 from casino.rules.equipment import COMPOSITIONS, NEW_SET_ON_REOPENING, REQUIRED_SETS, TILES
 from casino.rules.submissions import engine_refusals, table_options
 from casino.services.equipment import sets_in_play
-from casino.services.errors import FloorRefused, permission_check
+from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.registry import engine_get
 
@@ -206,6 +206,7 @@ def round_start_check(table: Table, now: datetime) -> None:
         raise FloorRefused(f"Starting a round at {table.number}", reasons)
 
 
+@by_actor
 def table_open(table: Table, *, by: Any, now: datetime) -> Table:
     """Open (or reopen after a suspension) when every gate passes."""
     permission_check(by, "casino.operate_table", "open a table")
@@ -219,11 +220,13 @@ def table_open(table: Table, *, by: Any, now: datetime) -> Table:
         return table
 
 
+@by_actor
 def table_suspend(table: Table, *, by: Any, now: datetime) -> Table:
     """Stop play at an open table without closing it (a reading: docs/regulations.md)."""
     return _status_set(table, Table.Status.SUSPENDED, (Table.Status.OPEN,), by, now)
 
 
+@by_actor
 def table_close(table: Table, *, by: Any, now: datetime) -> Table:
     """Close the table; for Craps and Three Dice Football its next opening needs new dice."""
     return _status_set(
@@ -247,3 +250,47 @@ def _status_set(
             table.closed_at = now
         table.save()
         return table
+
+
+@by_actor
+def location_approval_record(
+    table: Table,
+    *,
+    drop_box_location: str,
+    tip_box_location: str,
+    approved_by_name: str,
+    approved_at: datetime,
+    by: Any,
+    now: datetime,
+    beside_the_dealer: bool = False,
+    shaker_location: str = "",
+) -> LocationApproval:
+    """Record the Bureau of Casino Compliance's approval of the table's box locations
+    (§ 601a.10(g)); refused when it lacks what the table's chapter asks for."""
+    permission_check(by, "casino.record_locationapproval", "record a box location approval")
+    approval = LocationApproval(
+        table=table,
+        drop_box_location=drop_box_location.strip(),
+        tip_box_location=tip_box_location.strip(),
+        beside_the_dealer=beside_the_dealer,
+        shaker_location=shaker_location.strip(),
+        approved_by_name=approved_by_name.strip(),
+        approved_at=approved_at,
+        recorded_by=by,
+    )
+    reasons = [
+        f"name the {what}"
+        for what, value in (
+            ("drop box location", approval.drop_box_location),
+            ("tip box location", approval.tip_box_location),
+            ("Casino Compliance Supervisor who approved it", approval.approved_by_name),
+        )
+        if not value
+    ]
+    if approved_at > now:
+        reasons.append("an approval is recorded once given, not ahead of time")
+    reasons += approval.refusals()
+    if reasons:
+        raise FloorRefused("Box location approval", reasons)
+    approval.save()
+    return approval

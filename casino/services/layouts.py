@@ -6,9 +6,10 @@ from typing import Any
 from django.db import transaction
 
 from casino.models import Layout, Lifecycle
-from casino.services.errors import FloorRefused, permission_check
+from casino.services.errors import FloorRefused, by_actor, permission_check
 
 
+@by_actor
 def layout_submit(layout: Layout, *, by: Any, now: datetime) -> Layout:
     """Send a draft layout that shows everything its chapter requires."""
     permission_check(by, "casino.submit_layout", "submit a layout")
@@ -25,6 +26,7 @@ def layout_submit(layout: Layout, *, by: Any, now: datetime) -> Layout:
         return layout
 
 
+@by_actor
 def layout_decide(
     layout: Layout, *, approve: bool, by: Any, now: datetime, note: str = ""
 ) -> Layout:

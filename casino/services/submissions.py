@@ -8,10 +8,11 @@ from django.db import transaction
 from django.db.models import Max
 
 from casino.models import CertificateHolder, Lifecycle, RulesSubmission
-from casino.services.errors import FloorRefused, permission_check
+from casino.services.errors import FloorRefused, by_actor, permission_check
 from casino.services.par import submission_par_sheets
 
 
+@by_actor
 def submission_draft(
     holder: CertificateHolder,
     game: str,
@@ -41,6 +42,7 @@ def submission_draft(
         )
 
 
+@by_actor
 def submission_new_version(
     submission: RulesSubmission, *, by: Any, now: datetime
 ) -> RulesSubmission:
@@ -57,6 +59,7 @@ def submission_new_version(
     )
 
 
+@by_actor
 def submission_submit(submission: RulesSubmission, *, by: Any, now: datetime) -> RulesSubmission:
     """Send a valid draft for approval, with its house edges computed for the reviewer."""
     permission_check(by, "casino.submit_rulessubmission", "submit a Rules Submission")
@@ -74,6 +77,7 @@ def submission_submit(submission: RulesSubmission, *, by: Any, now: datetime) ->
         return submission
 
 
+@by_actor
 def submission_approve(
     submission: RulesSubmission,
     *,
@@ -119,6 +123,7 @@ def submission_approve(
         return submission
 
 
+@by_actor
 def submission_reject(
     submission: RulesSubmission, *, by: Any, now: datetime, reason: str
 ) -> RulesSubmission:

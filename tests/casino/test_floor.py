@@ -20,7 +20,7 @@ def test_the_demo_floor_has_a_few_tables_of_every_game_and_loads_twice_the_same(
     assert games == sorted(game.key for game in GAMES)
     for game in GAMES:
         assert holder.tables.filter(game=game.key).count() >= 2
-    assert holder.tables.count() == len(DEMO_TABLES) == 11
+    assert holder.tables.count() == len(DEMO_TABLES) == 12
     assert get_user_model().objects.filter(username=DEMO_USERNAME).count() == 1
 
 

@@ -2,18 +2,35 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from casino.demo import DEMO_PASSWORD, DEMO_USERNAME, DemoRefused, demo_floor_load
+from casino.demo import (
+    COMPLIANCE_USERNAME,
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    OPS_USERNAME,
+    DemoRefused,
+    demo_floor_load,
+)
+from casino.models import Table
 
 
 class Command(BaseCommand):
-    help = "Create the demo certificate holder, its tables and a demo login; safe to repeat."
+    help = (
+        "Create the demo floor (Rules Submissions, layouts, tables, dice and tiles) and its "
+        "logins the first time; later, change out stale sets. Safe to repeat."
+    )
 
     def handle(self, *args, **options):
         try:
             holder = demo_floor_load()
         except DemoRefused as error:
             raise CommandError(str(error)) from None
+        tables = holder.tables.all()
+        states = ", ".join(
+            f"{tables.filter(status=status).count()} {label.lower()}"
+            for status, label in Table.Status.choices
+        )
+        self.stdout.write(f"Demo floor: {holder.name}, {tables.count()} tables ({states})")
         self.stdout.write(
-            f"Demo floor: {holder.name}, {holder.tables.count()} tables; "
-            f"login {DEMO_USERNAME} / {DEMO_PASSWORD}"
+            f"  login {DEMO_USERNAME} / {DEMO_PASSWORD} (superuser); "
+            f"{OPS_USERNAME} (operations) and {COMPLIANCE_USERNAME} (compliance), same password"
         )
