@@ -46,7 +46,6 @@ from casino.models import (
     CertificateHolder,
     EquipmentSet,
     Layout,
-    LocationApproval,
     RulesSubmission,
     SetInPlay,
     Table,
@@ -62,7 +61,12 @@ from casino.services.equipment import (
     sic_bo_inspection_record,
     tile_inspection_record,
 )
-from casino.services.floor import table_close, table_open, table_suspend
+from casino.services.floor import (
+    location_approval_record,
+    table_close,
+    table_open,
+    table_suspend,
+)
 from casino.services.layouts import layout_decide, layout_submit
 from casino.services.submissions import (
     submission_approve,
@@ -417,25 +421,25 @@ def _layouts_approve(
 
 def _locations_approve(tables: Iterable[Table], compliance: Any, at: datetime) -> None:
     """The Bureau of Casino Compliance's approval of each table's boxes (§ 601a.10(g))."""
-    with acting_as(compliance):
-        for table in tables:
-            beside = table.game in ("high_roll_dice", "pai_gow", "sic_bo")
-            LocationApproval.objects.create(
-                table=table,
-                drop_box_location="dealer's side, to the dealer's right"
-                if beside
-                else "boxperson's side of the table, right of the boxperson",
-                tip_box_location="dealer's side, to the dealer's left"
-                if beside
-                else "boxperson's side of the table, left of the boxperson",
-                beside_the_dealer=beside,
-                shaker_location="centre of the dealer's side, under the dome"
-                if table.automated_shaker
-                else "",
-                approved_by_name=COMPLIANCE_SUPERVISOR,
-                approved_at=at,
-                recorded_by=compliance,
-            )
+    for table in tables:
+        beside = table.game in ("high_roll_dice", "pai_gow", "sic_bo")
+        location_approval_record(
+            table,
+            drop_box_location="dealer's side, to the dealer's right"
+            if beside
+            else "boxperson's side of the table, right of the boxperson",
+            tip_box_location="dealer's side, to the dealer's left"
+            if beside
+            else "boxperson's side of the table, left of the boxperson",
+            beside_the_dealer=beside,
+            shaker_location="centre of the dealer's side, under the dome"
+            if table.automated_shaker
+            else "",
+            approved_by_name=COMPLIANCE_SUPERVISOR,
+            approved_at=at,
+            by=compliance,
+            now=at,
+        )
 
 
 def _new_set(
@@ -622,9 +626,7 @@ def _three_dice_football_story(
 def _morning_changeout(holder: CertificateHolder, ops: Any, now: datetime) -> None:
     """Change out every set past its limit, except at OVERDUE_TABLE."""
     stale = (
-        SetInPlay.objects.filter(
-            table__holder=holder, removed_at__isnull=True, due_at__lt=now
-        )
+        SetInPlay.objects.filter(table__holder=holder, removed_at__isnull=True, due_at__lt=now)
         .exclude(table__number=OVERDUE_TABLE)
         .select_related("table", "equipment_set")
         .order_by("table__number", "composition")
