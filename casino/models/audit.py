@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.utils import timezone
 
 
 class AuditEntry(models.Model):
@@ -36,7 +37,8 @@ class AuditEntry(models.Model):
         indexes = [models.Index(fields=["content_type", "object_id"], name="audit_record")]
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name} {self.action} {self.object_repr}"
+        at = timezone.localtime(self.at)
+        return f"{at:%Y-%m-%d %H:%M:%S} {self.actor_name} {self.action} {self.object_repr}"
 
     def save(self, *args, **kwargs) -> None:
         if self.pk is not None:

@@ -1,0 +1,8 @@
+"""The floor's admin, for operations and compliance staff (issue 6, item 6).
+
+Each module registers its models; every action calls casino.services, never the models.
+"""
+
+from casino.admin import audit, equipment, holders, layouts, submissions, tables
+
+__all__ = ["audit", "equipment", "holders", "layouts", "submissions", "tables"]

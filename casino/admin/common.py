@@ -1,0 +1,244 @@
+"""What the admin modules share: calling a service and reporting its outcome, the page of
+an intermediate action form, and the equipment state of a table in colour."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import reduce
+from operator import or_
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from casino.admin.forms import ACTION_PREFIX
+from casino.models import SetInPlay, Table
+from casino.rules.equipment import (
+    COMPOSITIONS,
+    DUE_SOON,
+    IN_DATE,
+    OVERDUE,
+    REQUIRED_SETS,
+    schedule_state,
+)
+from casino.services import FloorRefused
+
+MISSING = "missing"
+STATE_LABELS = {
+    IN_DATE: "in date",
+    DUE_SOON: "due soon",
+    OVERDUE: "overdue",
+    MISSING: "missing",
+}
+STATE_COLOURS = {
+    IN_DATE: "#1a7f37",  # green
+    DUE_SOON: "#b26a00",  # amber
+    OVERDUE: "#c62828",  # red
+    MISSING: "#c62828",
+}
+
+
+def service_call(request: HttpRequest, what: str, call: Callable[[], Any]) -> Any:
+    """Run one service call and return its result; None when refused, after reporting the
+    permission refusal or each rule refusal as an error message."""
+    try:
+        return call()
+    except PermissionDenied as denied:
+        messages.error(request, f"{what}: {denied}")
+    except FloorRefused as refused:
+        for reason in refused.reasons:
+            messages.error(request, f"{what} refused: {reason}")
+    return None
+
+
+def refusal_to_form(form: forms.Form, call: Callable[[], Any]) -> Any:
+    """Run one service call; a refusal becomes the form's errors (and nothing is written)."""
+    try:
+        return call()
+    except PermissionDenied as denied:
+        form.add_error(None, str(denied))
+    except FloorRefused as refused:
+        for reason in refused.reasons:
+            form.add_error(None, reason)
+    return None
+
+
+def form_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    *,
+    form: forms.Form,
+    title: str,
+    submit_label: str,
+    objects: Iterable[Any] = (),
+    action: str = "",
+    intro: str = "",
+) -> TemplateResponse:
+    """The page of an intermediate action form (with `action`) or of a record's add form."""
+    opts = model_admin.model._meta
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "subtitle": None,
+        "opts": opts,
+        "app_label": opts.app_label,
+        "objects": list(objects),
+        "form": form,
+        "action": action,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "submit_label": submit_label,
+        "intro": intro,
+        "media": model_admin.media + form.media,
+    }
+    return TemplateResponse(request, "admin/casino/action_form.html", context)
+
+
+def action_form(request: HttpRequest, form_class: type[forms.Form], **kwargs: Any) -> forms.Form:
+    """The intermediate form, bound once the user has filled it in ("apply")."""
+    data = request.POST if "apply" in request.POST else None
+    return form_class(data, prefix=ACTION_PREFIX, **kwargs)
+
+
+def one_selected(request: HttpRequest, queryset: QuerySet, what: str) -> Any:
+    """The single selected object, or None with an error message."""
+    if queryset.count() != 1:
+        messages.error(request, f"Select exactly one record to {what}.")
+        return None
+    return queryset.get()
+
+
+# -- The equipment state ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetState:
+    """One required set of a table: its state now and the set in play, if any."""
+
+    composition: str
+    state: str
+    row: SetInPlay | None
+
+
+def set_state(row: SetInPlay, now: datetime) -> str:
+    """In date, due soon or overdue, computed afresh from due_at (never the beat's flag)."""
+    return schedule_state(row.due_at, row.due_at - row.warn_from, now)
+
+
+def table_set_states(table: Table, in_play: dict[str, SetInPlay], now: datetime) -> list[SetState]:
+    """The state of each set the table's game needs."""
+    states = []
+    for composition in REQUIRED_SETS.get((table.game, table.variant), ()):
+        row = in_play.get(composition)
+        state = MISSING if row is None else set_state(row, now)
+        states.append(SetState(composition, state, row))
+    return states
+
+
+def _when(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def coloured(state: str, text: str) -> SafeString:
+    return format_html(
+        '<span style="color: {}; font-weight: bold;" class="equipment-{}">{}</span>',
+        STATE_COLOURS[state],
+        state,
+        text,
+    )
+
+
+def set_state_html(state: SetState) -> SafeString:
+    label = COMPOSITIONS[state.composition].label
+    if state.row is None:
+        return coloured(MISSING, f"{label}: missing")
+    due = _when(state.row.due_at)
+    words = f"overdue since {due}" if state.state == OVERDUE else f"{STATE_LABELS[state.state]}"
+    if state.state != OVERDUE:
+        words += f", due out {due}"
+    return coloured(state.state, f"{state.row.equipment_set.identifier} ({label}): {words}")
+
+
+def states_html(states: list[SetState]) -> SafeString:
+    return format_html_join(mark_safe("<br>"), "{}", ((set_state_html(s),) for s in states))
+
+
+# -- The "equipment" list filter -------------------------------------------------------
+
+
+def _open_sets() -> QuerySet:
+    return SetInPlay.objects.filter(removed_at__isnull=True)
+
+
+def missing_set_q() -> Q:
+    """Tables lacking a set their game and variant require."""
+    clauses = []
+    for (game, variant), compositions in REQUIRED_SETS.items():
+        lacks = [
+            ~Exists(_open_sets().filter(table=OuterRef("pk"), composition=composition))
+            for composition in compositions
+        ]
+        clauses.append(Q(game=game, variant=variant) & reduce(or_, lacks))
+    return reduce(or_, clauses)
+
+
+class EquipmentFilter(admin.SimpleListFilter):
+    """Tables by the state of their sets now: in date (every required set in play and in
+    date), due soon, overdue (a set past its limit), missing (a required set not in play)."""
+
+    title = "equipment"
+    parameter_name = "equipment"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
+        return [(key, STATE_LABELS[key]) for key in (IN_DATE, DUE_SOON, OVERDUE, MISSING)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        now = timezone.now()
+        overdue = Exists(_open_sets().filter(table=OuterRef("pk"), due_at__lt=now))
+        due_soon = Exists(
+            _open_sets().filter(table=OuterRef("pk"), warn_from__lte=now, due_at__gte=now)
+        )
+        value = self.value()
+        if value == OVERDUE:
+            return queryset.filter(overdue)
+        if value == DUE_SOON:
+            return queryset.filter(due_soon).exclude(overdue)
+        if value == MISSING:
+            return queryset.filter(missing_set_q())
+        if value == IN_DATE:
+            return queryset.exclude(missing_set_q()).exclude(overdue).exclude(due_soon)
+        return queryset
+
+
+class SetEquipmentFilter(admin.SimpleListFilter):
+    """Sets in play by their state now; or the sets already out of play."""
+
+    title = "equipment"
+    parameter_name = "equipment"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
+        return [
+            *((key, f"in play, {STATE_LABELS[key]}") for key in (IN_DATE, DUE_SOON, OVERDUE)),
+            ("removed", "out of play"),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        now = timezone.now()
+        in_play = queryset.filter(removed_at__isnull=True)
+        value = self.value()
+        if value == OVERDUE:
+            return in_play.filter(due_at__lt=now)
+        if value == DUE_SOON:
+            return in_play.filter(warn_from__lte=now, due_at__gte=now)
+        if value == IN_DATE:
+            return in_play.filter(warn_from__gt=now)
+        if value == "removed":
+            return queryset.filter(removed_at__isnull=False)
+        return queryset

@@ -1,0 +1,247 @@
+"""Dice and tile sets, their times in play, and the inspections.
+
+Times in play and inspections are records of what happened: they are written only by
+the services (table actions, the inspection forms here) and never edited in the admin.
+"""
+
+from functools import partial
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.safestring import SafeString
+
+from casino.admin.audit import AuditHistoryInline
+from casino.admin.common import (
+    SetEquipmentFilter,
+    SetState,
+    form_page,
+    refusal_to_form,
+    set_state,
+    set_state_html,
+)
+from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
+from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
+from casino.services.equipment import sic_bo_inspection_record, tile_inspection_record
+
+INSPECTION_PERMISSION = "casino.record_inspection"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record only the services write: viewed, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TimesInPlayInline(admin.TabularInline):
+    model = SetInPlay
+    extra = 0
+    fields = (
+        "table",
+        "put_in_play_at",
+        "put_in_play_by",
+        "due_at",
+        "removed_at",
+        "removed_by",
+        "removal_reason",
+        "removal_note",
+    )
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+    verbose_name_plural = "times in play"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(EquipmentSet)
+class EquipmentSetAdmin(admin.ModelAdmin):
+    list_display = (
+        "identifier",
+        "holder",
+        "composition",
+        "status",
+        "reconstructed",
+        "meets_603a_12_c",
+        "received_at",
+        "in_play_at",
+    )
+    list_filter = ("holder", "composition", "status", "reconstructed")
+    search_fields = ("identifier", "holder__name")
+    list_select_related = ("holder",)
+    inlines = [TimesInPlayInline, AuditHistoryInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # The status follows the services; what a set is cannot change once it was played.
+        if obj is not None and obj.times_in_play.exists():
+            return (
+                "status",
+                "holder",
+                "identifier",
+                "composition",
+                "reconstructed",
+                "meets_603a_12_c",
+            )
+        return ("status",)
+
+    @admin.display(description="in play at")
+    def in_play_at(self, equipment_set: EquipmentSet) -> str:
+        if equipment_set.status != EquipmentSet.Status.IN_PLAY:
+            return "-"
+        row = equipment_set.times_in_play.filter(removed_at__isnull=True).first()
+        return row.table.number if row is not None else "-"
+
+
+@admin.register(SetInPlay)
+class SetInPlayAdmin(ReadOnlyAdmin):
+    list_display = (
+        "equipment_set",
+        "table",
+        "composition",
+        "put_in_play_at",
+        "put_in_play_by",
+        "due",
+        "removed_at",
+        "removed_by",
+        "removal_reason",
+    )
+    list_filter = (SetEquipmentFilter, "composition", "removal_reason", "table__game", "table")
+    search_fields = ("equipment_set__identifier", "table__number", "removal_note")
+    list_select_related = ("equipment_set", "table", "put_in_play_by", "removed_by")
+    date_hierarchy = "put_in_play_at"
+    inlines = [AuditHistoryInline]
+
+    @admin.display(description="due", ordering="due_at")
+    def due(self, row: SetInPlay) -> SafeString | str:
+        if row.removed_at is not None:
+            when = timezone.localtime(row.due_at).strftime("%Y-%m-%d %H:%M")
+            return f"out of play (was due {when})"
+        return set_state_html(SetState(row.composition, set_state(row, timezone.now()), row))
+
+
+class InspectionAdmin(ReadOnlyAdmin):
+    """An inspection is recorded through its service: a refusal is a form error and
+    writes nothing."""
+
+    form_class: type = TileInspectionForm
+    title = ""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(INSPECTION_PERMISSION)
+
+    def record(self, request: HttpRequest, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            form = self.form_class(request.POST)
+        else:
+            form = self.form_class(initial=request.GET.dict())
+        if form.is_bound and form.is_valid():
+            inspection = refusal_to_form(form, partial(self.record, request, form.cleaned_data))
+            if inspection is not None:
+                messages.success(request, f"Recorded: {inspection}.")
+                meta = self.model._meta
+                return redirect(f"admin:{meta.app_label}_{meta.model_name}_change", inspection.pk)
+        return form_page(self, request, form=form, title=self.title, submit_label="Record")
+
+
+@admin.register(TileInspection)
+class TileInspectionAdmin(InspectionAdmin):
+    form_class = TileInspectionForm
+    title = "Record a tile inspection (§ 621a.4(a))"
+    list_display = (
+        "inspected_at",
+        "set_in_play",
+        "dealer_name",
+        "floorperson_name",
+        "suitable",
+        "envelope_sealed_at",
+        "recorded_by",
+    )
+    list_filter = (
+        "all_pairs_present",
+        "same_size_and_shading",
+        "unflawed",
+        "set_in_play__table",
+    )
+    search_fields = (
+        "dealer_name",
+        "floorperson_name",
+        "set_in_play__equipment_set__identifier",
+        "set_in_play__table__number",
+    )
+    list_select_related = ("set_in_play__equipment_set", "set_in_play__table", "recorded_by")
+    date_hierarchy = "inspected_at"
+    readonly_fields = ("suitable",)
+    inlines = [AuditHistoryInline]
+
+    @admin.display(boolean=True, description="suitable")
+    def suitable(self, inspection: TileInspection) -> bool:
+        return inspection.suitable
+
+    def record(self, request: HttpRequest, data: dict[str, Any]) -> TileInspection:
+        return tile_inspection_record(
+            data["set_in_play"],
+            dealer_name=data["dealer_name"],
+            floorperson_name=data["floorperson_name"],
+            all_pairs_present=data["all_pairs_present"],
+            same_size_and_shading=data["same_size_and_shading"],
+            unflawed=data["unflawed"],
+            envelope_signed_by_dealer=data["envelope_signed_by_dealer"],
+            envelope_signed_by_floorperson=data["envelope_signed_by_floorperson"],
+            replacement=data["replacement"],
+            by=request.user,
+            now=timezone.now(),
+        )
+
+
+@admin.register(SicBoOpeningInspection)
+class SicBoOpeningInspectionAdmin(InspectionAdmin):
+    form_class = SicBoInspectionForm
+    title = "Record a Sic Bo opening inspection (§ 625a.5(a))"
+    list_display = (
+        "inspected_at",
+        "table",
+        "floorperson_name",
+        "values_entered",
+        "winning_combinations_lit",
+        "shaker_operations",
+        "dice_properly_tossed",
+        "recorded_by",
+    )
+    list_filter = ("winning_combinations_lit", "table")
+    search_fields = ("floorperson_name", "table__number")
+    list_select_related = ("table", "recorded_by")
+    date_hierarchy = "inspected_at"
+    inlines = [AuditHistoryInline]
+
+    def record(self, request: HttpRequest, data: dict[str, Any]) -> SicBoOpeningInspection:
+        return sic_bo_inspection_record(
+            data["table"],
+            floorperson_name=data["floorperson_name"],
+            values_entered=data["values_entered"],
+            winning_combinations_lit=data["winning_combinations_lit"],
+            shaker_operations=data["shaker_operations"],
+            dice_properly_tossed=data["dice_properly_tossed"],
+            by=request.user,
+            now=timezone.now(),
+        )
