@@ -101,7 +101,10 @@ def _after_save(
 ) -> None:
     if kwargs.get("raw"):
         return
-    after = snapshot(instance)
+    # Read back, as `before` was: the database's own form of an amount ("10.00") and a
+    # moment (UTC), so a value written differently but equal is not a change.
+    stored = sender._default_manager.filter(pk=instance.pk).first()
+    after = snapshot(stored if stored is not None else instance)
     before = getattr(instance, "_audit_before", None)
     if created or before is None:
         _write(instance, AuditEntry.Action.CREATED, None, after)

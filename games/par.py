@@ -28,7 +28,7 @@ def fraction_decimal(value: Fraction, places: int = 10) -> str:
     with localcontext() as ctx:
         ctx.prec = 60
         exact = Decimal(value.numerator) / Decimal(value.denominator)
-        return str(exact.quantize(Decimal(1).scaleb(-places)))
+        return format(exact.quantize(Decimal(1).scaleb(-places)), "f")  # never "0E-10"
 
 
 def par_document(game: str, raw_options: dict[str, object]) -> dict[str, object]:

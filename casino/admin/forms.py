@@ -113,7 +113,7 @@ class RulesSubmissionForm(forms.ModelForm):
         if self.errors:
             return cleaned
         draft = RulesSubmission(
-            game=cleaned.get("game", ""),
+            game=cleaned.get("game") or self.instance.game,
             variants=cleaned.get("variants", []),
             table_types=cleaned.get("table_types", []),
             options=cleaned.get("options") if cleaned.get("options") is not None else {},
@@ -170,7 +170,10 @@ class SicBoInspectionForm(forms.Form):
         required=False, help_text="Every winning combination was properly illuminated."
     )
     shaker_operations = forms.IntegerField(
-        min_value=0, required=False, help_text="Automated shaker: times operated (at least 3)."
+        min_value=0,
+        max_value=1000,
+        required=False,
+        help_text="Automated shaker: times operated (at least 3).",
     )
     dice_properly_tossed = forms.TypedChoiceField(
         choices=_YES_NO,

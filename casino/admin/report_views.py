@@ -25,9 +25,11 @@ def _day(request: HttpRequest) -> date | None:
     if not raw:
         return timezone.localdate()
     try:
-        return date.fromisoformat(raw)
+        day = date.fromisoformat(raw)
     except ValueError:
         return None
+    # A report covers the floor's own time; the ends of the calendar have no neighbours.
+    return day if 2000 <= day.year <= 2999 else None
 
 
 def table_report_view(
@@ -41,7 +43,7 @@ def table_report_view(
         raise Http404(f"no table with id {object_id!r}")
     day = _day(request)
     if day is None:
-        return HttpResponseBadRequest("date must be YYYY-MM-DD")
+        return HttpResponseBadRequest("date must be YYYY-MM-DD, in the years 2000 to 2999")
     report = table_day_report(table, day)
     if request.GET.get("format") == "csv":
         response = HttpResponse(report_csv(report), content_type="text/csv; charset=utf-8")

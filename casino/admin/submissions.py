@@ -118,6 +118,12 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
             ("Validation and house edges", {"fields": ("refusals", "house_edges")}),
         ]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A version is numbered within its holder and game: those stay as drafted.
+        if obj is not None:
+            return (*self.readonly_fields, "holder", "game")
+        return self.readonly_fields
+
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Only a draft changes; what was submitted is what the Bureau decides on.
         if obj is not None and not obj.is_draft:

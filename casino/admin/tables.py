@@ -116,6 +116,16 @@ class TableAdmin(admin.ModelAdmin):
         "put_set_in_play",
     ]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        # What decides the table's rules and equipment limits is fixed while it plays:
+        # switching a Sic Bo table to a manual shaker must not keep month-long dice going.
+        if obj is not None and obj.status != Table.Status.CLOSED:
+            return (
+                *self.readonly_fields,
+                "holder", "game", "variant", "operation", "automated_shaker",
+            )  # fmt: skip
+        return self.readonly_fields
+
     def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> Any:
         if obj is None:
             return [(None, {"fields": TABLE_FIELDS})]

@@ -7,6 +7,16 @@ from django.db import models
 from django.utils import timezone
 
 
+class AppendOnlyQuerySet(models.QuerySet):
+    """No bulk rewriting or erasing of the trail either."""
+
+    def update(self, **kwargs):
+        raise PermissionError("audit entries are append-only")
+
+    def delete(self):
+        raise PermissionError("audit entries are append-only")
+
+
 class AuditEntry(models.Model):
     """One change: the record, the actor, the moment, the fields before and after.
 
@@ -30,6 +40,8 @@ class AuditEntry(models.Model):
     at = models.DateTimeField()
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -144,13 +144,21 @@ REASONS: dict[str, Reason] = {
     r.key: r
     for r in (
         Reason("schedule", "scheduled changeout", "the set's time limit"),
-        Reason("table_reopened", "table reopened for gaming", "58 Pa. Code § 623a.7(d)"),
-        Reason("die_lost", "a die went off the table and was lost", "58 Pa. Code § 623a.7(d)"),
-        Reason("tampering", "signs of tampering or alteration", "58 Pa. Code § 623a.7(d)"),
+        Reason(
+            "table_reopened", "table reopened for gaming", "58 Pa. Code § 623a.7(d), § 661a.4(d)"
+        ),
+        Reason(
+            "die_lost",
+            "a die went off the table and was lost",
+            "58 Pa. Code § 623a.7(d), § 661a.4(d)",
+        ),
+        Reason(
+            "tampering", "signs of tampering or alteration", "58 Pa. Code § 623a.7(d), § 661a.4(d)"
+        ),
         Reason(
             "damaged",
             "marked, chipped, scratched or no longer suitable for play",
-            "58 Pa. Code § 623a.7(d)",
+            "58 Pa. Code § 623a.7(d), § 661a.4(d)",
         ),
         Reason("failed_inspection", "failed inspection", "58 Pa. Code § 621a.4(a)(3)"),
     )

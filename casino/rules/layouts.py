@@ -251,6 +251,10 @@ ELEMENTS: dict[tuple[str, str], tuple[Element, ...]] = {
 }
 
 
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def element_keys(game: str, variant: str) -> tuple[str, ...]:
     """Every element (and sign) a layout of this game and variant may record."""
     keys = [element.key for element in ELEMENTS[(game, variant)]]
@@ -269,27 +273,35 @@ def layout_refusals(
     with the table's options it also checks what the offered wagers need (at opening).
     """
     known = element_keys(game, variant)
-    refusals = [
-        f"{key!r} is not an element of a {game} layout; the elements are {', '.join(known)}"
-        for key in elements
-        if key not in known
-    ]
-    for element in ELEMENTS[(game, variant)]:
-        value = elements.get(element.key)
-        if element.most is not None and value not in (None, False):
-            if isinstance(value, bool) or not isinstance(value, int) or not value >= 1:
-                refusals.append(f"{element.key} is a number of areas (58 Pa. Code {element.cite})")
-            elif value > element.most:
+    counted = {e.key: e for e in ELEMENTS[(game, variant)] if e.most is not None}
+    refusals = []
+    for key, value in elements.items():
+        if key not in known:
+            refusals.append(
+                f"{key!r} is not an element of a {game} layout; the elements are "
+                + ", ".join(known)
+            )
+        elif key in counted:
+            element = counted[key]
+            if value is not False and not _is_count(value):
                 refusals.append(
-                    f"no more than {element.most} {element.key.replace('_', ' ')} "
+                    f"{key} is a number of areas, or false (58 Pa. Code {element.cite})"
+                )
+            elif _is_count(value) and value > element.most:  # type: ignore[operator]
+                refusals.append(
+                    f"no more than {element.most} {key.replace('_', ' ')} "
                     f"(58 Pa. Code {element.cite}); the layout has {value}"
                 )
+        elif not isinstance(value, bool):
+            refusals.append(f"{key} is true (shown) or false (not shown), not {value!r}")
+    for element in ELEMENTS[(game, variant)]:
+        value = elements.get(element.key)
         if element.needed_when is not None and (
             options is None or not element.needed_when(options)
         ):
             continue
-        present = value not in (None, False, 0)
-        if not present and element.alternative and elements.get(element.alternative):
+        present = value is True or (element.most is not None and _is_count(value))
+        if not present and element.alternative and elements.get(element.alternative) is True:
             present = True
         if not present:
             instead = f", or {SIGNS[element.alternative]}" if element.alternative else ""

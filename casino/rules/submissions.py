@@ -85,6 +85,8 @@ def submission_refusals(
     """Everything wrong with a submission's choices, each naming the option and section."""
     if game not in GAMES_BY_KEY:
         return [f"unknown game {game!r}"]
+    if not _is_names(variants) or not _is_names(table_types):
+        return ["variants and table types are lists of names"]
     refusals: list[str] = []
     known_variants = dict(GAMES_BY_KEY[game].variants)
     if not variants:
@@ -104,13 +106,11 @@ def submission_refusals(
     ]
     if not isinstance(options, Mapping):
         return [*refusals, "options must be a JSON object of option names and values"]
-    refusals += [
-        f"{name}: set on each table, not in the Rules Submission"
-        for name in options
-        if name in PER_TABLE_OPTIONS[game]
-    ]
-    if refusals:
-        return refusals
+    per_table = [name for name in options if name in PER_TABLE_OPTIONS[game]]
+    refusals += [f"{name}: set on each table, not in the Rules Submission" for name in per_table]
+    if len(refusals) > len(per_table):
+        return refusals  # the variants or table types are wrong: no engine to run them by
+    options = {name: value for name, value in options.items() if name not in per_table}
     places: dict[str, list[str]] = {}  # refusal -> where it applies
     for variant in variants:
         for table_type in table_types:
@@ -121,6 +121,10 @@ def submission_refusals(
     if game == "craps":
         refusals += _craps_table_type_refusals(table_types, options)
     return refusals
+
+
+def _is_names(value: object) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
 
 
 def _craps_table_type_refusals(

@@ -174,6 +174,42 @@ def tile_inspection_record(
     date and time and signed by both (§ 621a.4(a)(3)(ii)); it leaves play, and the
     `replacement` brought from the reserve (§ 621a.4(a)(3)(i)) goes in."""
     permission_check(by, "casino.record_inspection", "record a tile inspection")
+    with transaction.atomic():
+        # Under the table's lock and read afresh: a second form for the same tiles must
+        # not seal the replacement that came in after the first.
+        Table.objects.select_for_update().get(pk=set_in_play.table_id)
+        set_in_play = SetInPlay.objects.select_related("table", "equipment_set").get(
+            pk=set_in_play.pk
+        )
+        return _tile_inspection(
+            set_in_play,
+            dealer_name=dealer_name,
+            floorperson_name=floorperson_name,
+            all_pairs_present=all_pairs_present,
+            same_size_and_shading=same_size_and_shading,
+            unflawed=unflawed,
+            by=by,
+            now=now,
+            envelope_signed_by_dealer=envelope_signed_by_dealer,
+            envelope_signed_by_floorperson=envelope_signed_by_floorperson,
+            replacement=replacement,
+        )
+
+
+def _tile_inspection(
+    set_in_play: SetInPlay,
+    *,
+    dealer_name: str,
+    floorperson_name: str,
+    all_pairs_present: bool,
+    same_size_and_shading: bool,
+    unflawed: bool,
+    by: Any,
+    now: datetime,
+    envelope_signed_by_dealer: str,
+    envelope_signed_by_floorperson: str,
+    replacement: EquipmentSet | None,
+) -> TileInspection:
     suitable = all_pairs_present and same_size_and_shading and unflawed
     reasons = []
     if set_in_play.equipment_set.kind != TILES:

@@ -7,12 +7,19 @@ a flag kept by a periodic task: dates are compared with `now` at the moment of a
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from casino.models import Lifecycle, LocationApproval, RulesSubmission, Table
+from casino.models import Lifecycle, LocationApproval, RulesSubmission, SetInPlay, Table
 from casino.models.tables import BOXES_BESIDE_THE_DEALER
-from casino.rules.equipment import COMPOSITIONS, NEW_SET_ON_REOPENING, REQUIRED_SETS, TILES
+from casino.rules.equipment import (
+    COMPOSITIONS,
+    NEW_SET_ON_REOPENING,
+    REQUIRED_SETS,
+    TILES,
+    schedule_for,
+)
 from casino.rules.submissions import engine_refusals, table_options
 from casino.services.equipment import sets_in_play
 from casino.services.errors import FloorRefused, by_actor, permission_check
@@ -105,11 +112,17 @@ def _layout_refusals(table: Table, options: dict[str, object] | None) -> list[st
         return [f"the layout {layout} is {layout.status}, not approved (58 Pa. Code § 601a.10(a))"]
     if (layout.game, layout.variant) != (table.game, table.variant):
         return [f"the layout {layout} is not for {table.game} {table.variant}"]
+    if layout.holder_id != table.holder_id:
+        return [f"the layout {layout} belongs to another certificate holder"]
     return layout.refusals(options)
 
 
-def _location_refusals(table: Table) -> list[str]:
-    approval = LocationApproval.objects.filter(table=table).order_by("-approved_at").first()
+def _location_refusals(table: Table, now: datetime) -> list[str]:
+    approval = (
+        LocationApproval.objects.filter(table=table, approved_at__lte=now)
+        .order_by("-approved_at")
+        .first()
+    )
     if approval is None:
         return [
             "the drop box and tip box locations have not been approved by the Bureau of "
@@ -128,10 +141,11 @@ def equipment_refusals(table: Table, now: datetime) -> list[str]:
         if row is None:
             reasons.append(f"no set of {spec.label} is in play at {table.number} ({spec.cite})")
             continue
-        if now > row.due_at:
+        due_at, limit = _deadline(table, row)
+        if now > due_at:
             reasons.append(
                 f"{row.equipment_set} has been in play since {_when(row.put_in_play_at)} and was "
-                f"due out of play at {_when(row.due_at)}: {row.limit}"
+                f"due out of play at {_when(due_at)}: {limit}"
             )
         reopening = NEW_SET_ON_REOPENING.get(table.game)
         if reopening and table.closed_at is not None and row.put_in_play_at < table.closed_at:
@@ -140,7 +154,8 @@ def equipment_refusals(table: Table, now: datetime) -> list[str]:
                 f"{row.equipment_set} was in play before the table closed at "
                 f"{_when(table.closed_at)}"
             )
-        if spec.kind == TILES and not any(i.suitable for i in row.tile_inspections.all()):
+        inspections = row.tile_inspections.filter(inspected_at__lte=now)
+        if spec.kind == TILES and not any(i.suitable for i in inspections):
             reasons.append(
                 f"the tiles {row.equipment_set} have not passed the dealer's inspection verified "
                 "by the floorperson (58 Pa. Code § 621a.4(a))"
@@ -148,10 +163,34 @@ def equipment_refusals(table: Table, now: datetime) -> list[str]:
     return reasons
 
 
-def _sic_bo_inspection_refusals(table: Table) -> list[str]:
+def _deadline(table: Table, row: SetInPlay) -> tuple[datetime, str]:
+    """The set's limit: the one it went in under, or the table's now if that is sooner.
+
+    Dice that went in for a month in an automated Sic Bo shaker fall back to 24 hours
+    once the table no longer has one (§ 625a.2(b)).
+    """
+    locked = row.locked_in_automated_shaker and table.automated_shaker
+    schedule = schedule_for(table.game, row.composition, locked, row.equipment_set.meets_603a_12_c)
+    due_now = schedule.due_at(row.put_in_play_at, timezone.get_default_timezone())
+    if due_now < row.due_at:
+        return due_now, f"{schedule.label} ({schedule.cite})"
+    return row.due_at, row.limit
+
+
+def _table_refusals(table: Table) -> list[str]:
+    """The table's own record, checked again: it may have been written around the admin."""
+    try:
+        table.clean()
+    except ValidationError as error:
+        return [f"{field}: {message}" for field, messages in error.message_dict.items()
+                for message in messages]  # fmt: skip
+    return []
+
+
+def _sic_bo_inspection_refusals(table: Table, now: datetime) -> list[str]:
     if table.game != "sic_bo":
         return []
-    inspections = table.sic_bo_inspections.all()
+    inspections = table.sic_bo_inspections.filter(inspected_at__lte=now)
     if table.closed_at is not None:
         inspections = inspections.filter(inspected_at__gte=table.closed_at)
     latest = inspections.order_by("-inspected_at").first()
@@ -176,9 +215,11 @@ def _sic_bo_inspection_refusals(table: Table) -> list[str]:
 
 def compliance_refusals(table: Table, now: datetime) -> list[str]:
     """Rules in force, approved layout, approved box locations, equipment in date."""
-    reasons, options = _rules_refusals(table, now)
+    reasons = _table_refusals(table)
+    rules_reasons, options = _rules_refusals(table, now)
+    reasons += rules_reasons
     reasons += _layout_refusals(table, options)
-    reasons += _location_refusals(table)
+    reasons += _location_refusals(table, now)
     reasons += equipment_refusals(table, now)
     return reasons
 
@@ -188,7 +229,7 @@ def opening_refusals(table: Table, now: datetime) -> list[str]:
     reasons = []
     if table.status == Table.Status.OPEN:
         reasons.append(f"{table.number} is already open")
-    return reasons + compliance_refusals(table, now) + _sic_bo_inspection_refusals(table)
+    return reasons + compliance_refusals(table, now) + _sic_bo_inspection_refusals(table, now)
 
 
 def round_start_refusals(table: Table, now: datetime) -> list[str]:

@@ -26,6 +26,15 @@ def submission_draft(
 ) -> RulesSubmission:
     """A new draft version for `holder` and `game`, numbered after the last one."""
     permission_check(by, "casino.add_rulessubmission", "draft a Rules Submission")
+    shape = [
+        f"{name} must be a list of names"
+        for name, value in (("variants", variants), ("table_types", table_types))
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)
+    ]
+    if not isinstance(options, Mapping):
+        shape.append("options must be a JSON object of option names and values")
+    if shape:
+        raise FloorRefused("Draft", shape)
     with transaction.atomic():
         last = RulesSubmission.objects.select_for_update().filter(holder=holder, game=game)
         version = (last.aggregate(v=Max("version"))["v"] or 0) + 1
@@ -111,6 +120,7 @@ def submission_approve(
         ).first()
         if clash is not None:
             reasons.append(f"{clash} already takes force at that moment")
+        reasons += _superseding_refusals(submission, effective_at)
         if not reasons:
             reasons = submission.refusals()
         if reasons:
@@ -124,6 +134,26 @@ def submission_approve(
 
 
 @by_actor
+def _superseding_refusals(submission: RulesSubmission, effective_at: datetime) -> list[str]:
+    """A version takes force after the one it supersedes, and never after its successor:
+    so a superseded version never comes back into force."""
+    reasons = []
+    older = submission.supersedes
+    if (
+        older is not None
+        and older.status == Lifecycle.APPROVED
+        and older.effective_at is not None
+        and effective_at <= older.effective_at
+    ):
+        reasons.append(
+            f"it supersedes {older}, which takes force at {older.effective_at:%Y-%m-%d %H:%M} "
+            "UTC; it must take force after that"
+        )
+    newer = RulesSubmission.objects.filter(supersedes=submission, status=Lifecycle.APPROVED)
+    reasons += [f"it is already superseded by {successor}" for successor in newer]
+    return reasons
+
+
 def submission_reject(
     submission: RulesSubmission, *, by: Any, now: datetime, reason: str
 ) -> RulesSubmission:

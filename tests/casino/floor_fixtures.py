@@ -39,7 +39,9 @@ DEALER = "Dee Dealer"
 FLOORPERSON = "Fran Floor"
 
 
-def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> datetime:
+def at(
+    year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
+) -> datetime:
     """A wall-clock moment in Pennsylvania, as the UTC instant the services are given."""
     return datetime(year, month, day, hour, minute, second, tzinfo=NY).astimezone(UTC)
 
@@ -270,7 +272,9 @@ def sic_bo_inspected(table: Table, *, now: datetime, **overrides: Any) -> None:
     if table.automated_shaker:
         values.update(shaker_operations=3, dice_properly_tossed=True)
     values.update(overrides)
-    sic_bo_inspection_record(table, floorperson_name=FLOORPERSON, by=operations(), now=now, **values)
+    sic_bo_inspection_record(
+        table, floorperson_name=FLOORPERSON, by=operations(), now=now, **values
+    )
 
 
 @dataclass
