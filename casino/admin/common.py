@@ -242,3 +242,18 @@ class SetEquipmentFilter(admin.SimpleListFilter):
         if value == "removed":
             return queryset.filter(removed_at__isnull=False)
         return queryset
+
+
+class DraftOnlyAdmin(admin.ModelAdmin):
+    """Only a draft changes or goes: what was submitted is what the Bureau decides on,
+    and what was decided is history."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not obj.is_draft:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not obj.is_draft:
+            return False
+        return super().has_delete_permission(request, obj)

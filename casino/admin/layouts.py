@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin.audit import AuditHistoryInline
-from casino.admin.common import action_form, coloured, form_page, service_call
+from casino.admin.common import DraftOnlyAdmin, action_form, coloured, form_page, service_call
 from casino.admin.forms import LayoutApproveForm, RejectForm
 from casino.models import Layout
 from casino.rules.equipment import IN_DATE
@@ -42,7 +42,7 @@ def _element_words(element: Element) -> str:
 
 
 @admin.register(Layout)
-class LayoutAdmin(admin.ModelAdmin):
+class LayoutAdmin(DraftOnlyAdmin):
     list_display = ("name", "holder", "game", "variant", "status", "submitted_at", "decided_at")
     list_filter = ("game", "variant", "status", "holder")
     search_fields = ("name", "holder__name", "decision_note")
@@ -60,17 +60,6 @@ class LayoutAdmin(admin.ModelAdmin):
             ("Lifecycle (changed only by the actions)", {"fields": LIFECYCLE_FIELDS}),
             ("What the chapter requires", {"fields": ("what_it_lacks", "elements_of_the_chapter")}),
         ]
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Only a draft changes: the Bureau approves the design it was sent.
-        if obj is not None and not obj.is_draft:
-            return False
-        return super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and not obj.is_draft:
-            return False
-        return super().has_delete_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Layout, form: Any, change: bool) -> None:
         if not change:

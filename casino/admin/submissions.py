@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin.audit import AuditHistoryInline
-from casino.admin.common import action_form, coloured, form_page, service_call
+from casino.admin.common import DraftOnlyAdmin, action_form, coloured, form_page, service_call
 from casino.admin.forms import RejectForm, RulesSubmissionForm, SubmissionApproveForm
 from casino.models import RulesSubmission
 from casino.rules.equipment import IN_DATE
@@ -88,7 +88,7 @@ def par_sheets_html(submission: RulesSubmission) -> str:
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(admin.ModelAdmin):
+class RulesSubmissionAdmin(DraftOnlyAdmin):
     form = RulesSubmissionForm
     list_display = (
         "__str__",
@@ -123,17 +123,6 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         if obj is not None:
             return (*self.readonly_fields, "holder", "game")
         return self.readonly_fields
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Only a draft changes; what was submitted is what the Bureau decides on.
-        if obj is not None and not obj.is_draft:
-            return False
-        return super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and not obj.is_draft:
-            return False
-        return super().has_delete_permission(request, obj)
 
     def save_model(
         self, request: HttpRequest, obj: RulesSubmission, form: Any, change: bool
