@@ -244,6 +244,19 @@ class SetEquipmentFilter(admin.SimpleListFilter):
         return queryset
 
 
+# The fields of casino.models.lifecycle.Filed: changed only by the lifecycle actions.
+FILED_FIELDS = (
+    "status",
+    "created_at",
+    "created_by",
+    "submitted_at",
+    "submitted_by",
+    "decided_at",
+    "decided_by",
+    "decision_note",
+)
+
+
 class DraftOnlyAdmin(admin.ModelAdmin):
     """Only a draft changes or goes: what was submitted is what the Bureau decides on,
     and what was decided is history."""

@@ -4,6 +4,7 @@ Times in play and inspections are records of what happened: they are written onl
 the services (table actions, the inspection forms here) and never edited in the admin.
 """
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -139,12 +140,18 @@ class InspectionAdmin(ReadOnlyAdmin):
 
     form_class: type = TileInspectionForm
     title = ""
+    # The service that records it, and the form field it is recorded for; every other
+    # field of the form is one of the service's keywords.
+    service: Callable[..., Any] = staticmethod(tile_inspection_record)
+    subject = "set_in_play"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(INSPECTION_PERMISSION)
 
     def record(self, request: HttpRequest, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        fields = dict(data)
+        subject = fields.pop(self.subject)
+        return self.service(subject, **fields, by=request.user, now=timezone.now())
 
     def add_view(
         self, request: HttpRequest, form_url: str = "", extra_context: Any = None
@@ -198,25 +205,12 @@ class TileInspectionAdmin(InspectionAdmin):
     def suitable(self, inspection: TileInspection) -> bool:
         return inspection.suitable
 
-    def record(self, request: HttpRequest, data: dict[str, Any]) -> TileInspection:
-        return tile_inspection_record(
-            data["set_in_play"],
-            dealer_name=data["dealer_name"],
-            floorperson_name=data["floorperson_name"],
-            all_pairs_present=data["all_pairs_present"],
-            same_size_and_shading=data["same_size_and_shading"],
-            unflawed=data["unflawed"],
-            envelope_signed_by_dealer=data["envelope_signed_by_dealer"],
-            envelope_signed_by_floorperson=data["envelope_signed_by_floorperson"],
-            replacement=data["replacement"],
-            by=request.user,
-            now=timezone.now(),
-        )
-
 
 @admin.register(SicBoOpeningInspection)
 class SicBoOpeningInspectionAdmin(InspectionAdmin):
     form_class = SicBoInspectionForm
+    service = staticmethod(sic_bo_inspection_record)
+    subject = "table"
     title = "Record a Sic Bo opening inspection (§ 625a.5(a))"
     list_display = (
         "inspected_at",
@@ -233,15 +227,3 @@ class SicBoOpeningInspectionAdmin(InspectionAdmin):
     list_select_related = ("table", "recorded_by")
     date_hierarchy = "inspected_at"
     inlines = [AuditHistoryInline]
-
-    def record(self, request: HttpRequest, data: dict[str, Any]) -> SicBoOpeningInspection:
-        return sic_bo_inspection_record(
-            data["table"],
-            floorperson_name=data["floorperson_name"],
-            values_entered=data["values_entered"],
-            winning_combinations_lit=data["winning_combinations_lit"],
-            shaker_operations=data["shaker_operations"],
-            dice_properly_tossed=data["dice_properly_tossed"],
-            by=request.user,
-            now=timezone.now(),
-        )

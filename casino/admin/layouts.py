@@ -13,23 +13,19 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin.audit import AuditHistoryInline
-from casino.admin.common import DraftOnlyAdmin, action_form, coloured, form_page, service_call
+from casino.admin.common import (
+    FILED_FIELDS,
+    DraftOnlyAdmin,
+    action_form,
+    coloured,
+    form_page,
+    service_call,
+)
 from casino.admin.forms import LayoutApproveForm, RejectForm
 from casino.models import Layout
 from casino.rules.equipment import IN_DATE
 from casino.rules.layouts import ELEMENTS, SIGNS, Element
 from casino.services.layouts import layout_decide, layout_submit
-
-LIFECYCLE_FIELDS = (
-    "status",
-    "created_at",
-    "created_by",
-    "submitted_at",
-    "submitted_by",
-    "decided_at",
-    "decided_by",
-    "decision_note",
-)
 
 
 def _element_words(element: Element) -> str:
@@ -47,7 +43,7 @@ class LayoutAdmin(DraftOnlyAdmin):
     list_filter = ("game", "variant", "status", "holder")
     search_fields = ("name", "holder__name", "decision_note")
     list_select_related = ("holder",)
-    readonly_fields = (*LIFECYCLE_FIELDS, "what_it_lacks", "elements_of_the_chapter")
+    readonly_fields = (*FILED_FIELDS, "what_it_lacks", "elements_of_the_chapter")
     inlines = [AuditHistoryInline]
     actions = ["submit", "approve", "reject"]
 
@@ -57,7 +53,7 @@ class LayoutAdmin(DraftOnlyAdmin):
             return [(None, {"fields": design})]
         return [
             (None, {"fields": design}),
-            ("Lifecycle (changed only by the actions)", {"fields": LIFECYCLE_FIELDS}),
+            ("Lifecycle (changed only by the actions)", {"fields": FILED_FIELDS}),
             ("What the chapter requires", {"fields": ("what_it_lacks", "elements_of_the_chapter")}),
         ]
 

@@ -20,7 +20,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin.audit import AuditHistoryInline
-from casino.admin.common import DraftOnlyAdmin, action_form, coloured, form_page, service_call
+from casino.admin.common import (
+    FILED_FIELDS,
+    DraftOnlyAdmin,
+    action_form,
+    coloured,
+    form_page,
+    service_call,
+)
 from casino.admin.forms import RejectForm, RulesSubmissionForm, SubmissionApproveForm
 from casino.models import RulesSubmission
 from casino.rules.equipment import IN_DATE
@@ -33,17 +40,7 @@ from casino.services.submissions import (
     submission_submit,
 )
 
-LIFECYCLE_FIELDS = (
-    "status",
-    "created_at",
-    "created_by",
-    "submitted_at",
-    "submitted_by",
-    "decided_at",
-    "decided_by",
-    "decision_note",
-    "effective_at",
-)
+LIFECYCLE_FIELDS = (*FILED_FIELDS, "effective_at")
 
 
 def percent(edge: object) -> str:

@@ -301,6 +301,8 @@ class LocationApprovalAdmin(InspectionAdmin):
     """Recorded through its service, then read-only: an approval is history."""
 
     form_class = LocationApprovalForm
+    service = staticmethod(location_approval_record)
+    subject = "table"
     title = "Record a box location approval (§ 601a.10(g))"
     list_display = (
         "table",
@@ -320,19 +322,6 @@ class LocationApprovalAdmin(InspectionAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("casino.record_locationapproval")
-
-    def record(self, request: HttpRequest, data: dict[str, Any]) -> LocationApproval:
-        return location_approval_record(
-            data["table"],
-            drop_box_location=data["drop_box_location"],
-            tip_box_location=data["tip_box_location"],
-            beside_the_dealer=data["beside_the_dealer"],
-            shaker_location=data["shaker_location"],
-            approved_by_name=data["approved_by_name"],
-            approved_at=data["approved_at"],
-            by=request.user,
-            now=timezone.now(),
-        )
 
     @admin.display(description="what it lacks for its table")
     def what_it_lacks(self, approval: LocationApproval) -> SafeString | str:
