@@ -30,6 +30,7 @@ from casino.rules.equipment import (
     schedule_state,
 )
 from casino.services import FloorRefused
+from casino.services.equipment import set_limit
 
 MISSING = "missing"
 STATE_LABELS = {
@@ -129,7 +130,8 @@ class SetState:
 
 def set_state(row: SetInPlay, now: datetime) -> str:
     """In date, due soon or overdue, computed afresh from due_at (never the beat's flag)."""
-    return schedule_state(row.due_at, row.due_at - row.warn_from, now)
+    due_at, warn_from, _ = set_limit(row)
+    return schedule_state(due_at, due_at - warn_from, now)
 
 
 def table_set_states(table: Table, in_play: dict[str, SetInPlay], now: datetime) -> list[SetState]:

@@ -36,6 +36,8 @@ def sets_in_play(table: Table) -> dict[str, SetInPlay]:
     rows = SetInPlay.objects.filter(table=table, removed_at__isnull=True).select_related(
         "equipment_set"
     )
+    for row in rows:
+        row.table = table  # the caller's table: set_limit reads it without a query
     return {row.composition: row for row in rows}
 
 
@@ -116,6 +118,22 @@ def _put_in_play_refusals(table: Table, equipment_set: EquipmentSet) -> list[str
                and equipment_set.status == EquipmentSet.Status.RETIRED else "")
         )  # fmt: skip
     return reasons
+
+
+def set_limit(row: SetInPlay) -> tuple[datetime, datetime, str]:
+    """The set's due time, the start of its warning, and the limit with its section.
+
+    The limit it went in under, unless the table's now is sooner: dice put in for a month
+    in an automated Sic Bo shaker fall back to 24 hours once the table no longer has one
+    (§ 625a.2(b)). The gate, the beat and the admin all ask here.
+    """
+    table = row.table
+    locked = row.locked_in_automated_shaker and table.automated_shaker
+    schedule = schedule_for(table.game, row.composition, locked, row.equipment_set.meets_603a_12_c)
+    due_now = schedule.due_at(row.put_in_play_at, timezone.get_default_timezone())
+    if due_now < row.due_at:
+        return due_now, due_now - schedule.warn_before, f"{schedule.label} ({schedule.cite})"
+    return row.due_at, row.warn_from, row.limit
 
 
 def _start(table: Table, equipment_set: EquipmentSet, by: Any, now: datetime) -> SetInPlay:
@@ -313,7 +331,8 @@ def schedule_check(now: datetime) -> dict[str, int]:
         "table", "equipment_set"
     )
     for row in rows:
-        state = schedule_state(row.due_at, row.due_at - row.warn_from, now)
+        due_at, warn_from, _ = set_limit(row)
+        state = schedule_state(due_at, due_at - warn_from, now)
         counts[state] += 1
         if state != row.schedule_state:
             row.schedule_state = state

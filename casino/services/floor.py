@@ -11,17 +11,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from casino.models import Lifecycle, LocationApproval, RulesSubmission, SetInPlay, Table
+from casino.models import Lifecycle, LocationApproval, RulesSubmission, Table
 from casino.models.tables import BOXES_BESIDE_THE_DEALER
 from casino.rules.equipment import (
     COMPOSITIONS,
     NEW_SET_ON_REOPENING,
     REQUIRED_SETS,
     TILES,
-    schedule_for,
 )
 from casino.rules.submissions import engine_refusals, table_options
-from casino.services.equipment import sets_in_play
+from casino.services.equipment import set_limit, sets_in_play
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.registry import engine_get
@@ -141,7 +140,7 @@ def equipment_refusals(table: Table, now: datetime) -> list[str]:
         if row is None:
             reasons.append(f"no set of {spec.label} is in play at {table.number} ({spec.cite})")
             continue
-        due_at, limit = _deadline(table, row)
+        due_at, _, limit = set_limit(row)
         if now > due_at:
             reasons.append(
                 f"{row.equipment_set} has been in play since {_when(row.put_in_play_at)} and was "
@@ -161,20 +160,6 @@ def equipment_refusals(table: Table, now: datetime) -> list[str]:
                 "by the floorperson (58 Pa. Code § 621a.4(a))"
             )
     return reasons
-
-
-def _deadline(table: Table, row: SetInPlay) -> tuple[datetime, str]:
-    """The set's limit: the one it went in under, or the table's now if that is sooner.
-
-    Dice that went in for a month in an automated Sic Bo shaker fall back to 24 hours
-    once the table no longer has one (§ 625a.2(b)).
-    """
-    locked = row.locked_in_automated_shaker and table.automated_shaker
-    schedule = schedule_for(table.game, row.composition, locked, row.equipment_set.meets_603a_12_c)
-    due_now = schedule.due_at(row.put_in_play_at, timezone.get_default_timezone())
-    if due_now < row.due_at:
-        return due_now, f"{schedule.label} ({schedule.cite})"
-    return row.due_at, row.limit
 
 
 def _table_refusals(table: Table) -> list[str]:
