@@ -44,7 +44,12 @@ def table_options_in_force(table: Table, now: datetime) -> tuple[RulesSubmission
     submission = RulesSubmission.in_force(table.holder, table.game, now)
     if submission is None:
         raise FloorRefused("Rules", [_no_submission(table)])
-    raw = table_options(
+    return submission, _options_at(table, submission)
+
+
+def _options_at(table: Table, submission: RulesSubmission) -> dict[str, Any]:
+    """The submission's options with the table's own laid over them."""
+    return table_options(
         table.game,
         table.variant,
         table.operation,
@@ -53,7 +58,6 @@ def table_options_in_force(table: Table, now: datetime) -> tuple[RulesSubmission
         table.max_wager,
         submission.options,
     )
-    return submission, raw
 
 
 def _no_submission(table: Table) -> str:
@@ -93,7 +97,7 @@ def _rules_refusals(table: Table, now: datetime) -> tuple[list[str], dict[str, o
                     f"the table's {bound.replace('_', ' ')} ${ours} is {words} the "
                     f"${theirs} of {name}"
                 )
-    _, raw = table_options_in_force(table, now)
+    raw = _options_at(table, submission)
     refused = engine_refusals(table.game, raw)
     reasons += [f"{refusal} (at this table)" for refusal in refused]
     described = None
