@@ -11,4 +11,4 @@ class CasinoConfig(AppConfig):
         from casino.roles import roles_sync
 
         audit.connect()
-        post_migrate.connect(roles_sync, sender=self, dispatch_uid="casino-roles")
+        post_migrate.connect(roles_sync, dispatch_uid="casino-roles")

@@ -89,6 +89,13 @@ def _write(instance: models.Model, action: str, before: dict | None, after: dict
     )
 
 
+def audit_created(instance: models.Model, **more: Any) -> None:
+    """An entry for a record outside AUDITED (a ledger adjustment), with more to say."""
+    after = snapshot(instance)
+    after.update(json.loads(json.dumps(more, cls=DjangoJSONEncoder)))
+    _write(instance, AuditEntry.Action.CREATED, None, after)
+
+
 def _before_save(sender: type[models.Model], instance: models.Model, **kwargs: Any) -> None:
     if kwargs.get("raw"):
         return

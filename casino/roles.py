@@ -21,10 +21,24 @@ VIEW_ALL = [
         "auditentry",
     )
 ] + ["casino.view_compliance_report"]
+VIEW_ROUNDS = [
+    f"games.view_{model}"
+    for model in (
+        "round",
+        "roundevent",
+        "wager",
+        "resolution",
+        "ledgerentry",
+        "ledgerline",
+        "settlementrequest",
+    )
+]
 
 ROLES: dict[str, list[str]] = {
     "operations": [
         *VIEW_ALL,
+        *VIEW_ROUNDS,
+        "games.run_round",
         "casino.add_table",
         "casino.change_table",
         "casino.operate_table",
@@ -41,6 +55,8 @@ ROLES: dict[str, list[str]] = {
     ],
     "compliance": [
         *VIEW_ALL,
+        *VIEW_ROUNDS,
+        "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",
         "casino.submit_rulessubmission",
@@ -52,9 +68,16 @@ ROLES: dict[str, list[str]] = {
 }
 
 
-def roles_sync(**_: Any) -> None:
-    """Create the groups and give each exactly its permissions."""
+def roles_sync(app_config: Any = None, **_: Any) -> None:
+    """Create the groups and give each exactly its permissions.
+
+    After a migrate, once: when the last app's permissions exist (roles span apps).
+    """
+    from django.apps import apps
     from django.contrib.auth.models import Group, Permission
+
+    if app_config is not None and app_config is not list(apps.get_app_configs())[-1]:
+        return
 
     for name, codes in ROLES.items():
         group, _ = Group.objects.get_or_create(name=name)

@@ -170,9 +170,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task comes back after this many seconds (kombu's default is an
-    # hour); the outbox sweep of later issues does not depend on it.
+    # hour): longer than any task's time limit, so a slow task is not run twice. Recovery
+    # from a killed worker does not wait for it: the outbox sweep sends the round again.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 90),
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
@@ -182,6 +183,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's Django fixup closes the database connection after every task unless this is
+# set; settling reuses it (CONN_MAX_AGE and the health check still apply).
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
+# A broker that is down fails a publish in about a second; the outbox sweep sends later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.3}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# A settlement request not settled this many seconds after it was last sent is sent again.
+CASINO_SETTLEMENT_STUCK_SECONDS = env_int("CASINO_SETTLEMENT_STUCK_SECONDS", 30)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Queues by workload, so a flood of one cannot starve the others.
 CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default")
@@ -196,6 +205,10 @@ CELERY_BEAT_SCHEDULE = {
     "worker-ping-round": {
         "task": "monitoring.worker_ping_round",
         "schedule": env_int("CASINO_WORKER_PING_SECONDS", 60),
+    },
+    "settlement-sweep": {
+        "task": "monitoring.settlement_sweep",
+        "schedule": env_int("CASINO_SETTLEMENT_SWEEP_SECONDS", 5),
     },
     "equipment-schedule-check": {
         "task": "monitoring.equipment_schedule_check",

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from workers import services
 
@@ -28,3 +29,44 @@ def equipment_schedule_check_task() -> dict[str, int]:
     from casino.services.equipment import schedule_check
 
     return schedule_check(timezone.now())
+
+
+# --- settlement -----------------------------------------------------------------------------
+# Errors worth a retry: the database went away or a transaction lost a deadlock. A
+# SettlementError is not among them: a round the engine refuses on replay needs a person.
+RETRY_ON = (OperationalError, InterfaceError)
+
+
+@shared_task(
+    name="settlement.round_settle",
+    ignore_result=True,
+    acks_late=True,  # acknowledged once settled: a worker killed mid-task leaves it queued
+    reject_on_worker_lost=True,
+    autoretry_for=RETRY_ON,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=8,
+    time_limit=60,
+    soft_time_limit=45,
+)
+def round_settle_task(request_id: int) -> str:
+    """Settle one round by its settlement request's id (never per wager)."""
+    from games.services.settlement import round_settle
+
+    return round_settle(request_id, worker=round_settle_task.request.hostname or "")
+
+
+@shared_task(
+    name="monitoring.settlement_sweep",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=60,
+)
+def settlement_sweep_task() -> int:
+    """Beat's look for settlement requests stuck longer than CASINO_SETTLEMENT_STUCK_SECONDS."""
+    from django.utils import timezone
+
+    from games.services.outbox import requests_sweep
+
+    return requests_sweep(timezone.now())

@@ -275,6 +275,12 @@ def _status_set(
                 f"{status.capitalize()} {table.number}",
                 [f"{table.number} is {table.get_status_display().lower()}"],
             )
+        if status == Table.Status.CLOSED:
+            from games.services.rounds import close_refusals  # games builds on the floor
+
+            reasons = close_refusals(table)
+            if reasons:
+                raise FloorRefused(f"Closing {table.number}", reasons)
         table.status, table.status_changed_at = status, now
         if status == Table.Status.CLOSED:
             table.closed_at = now

@@ -1,0 +1,78 @@
+"""The round flow of each game as data: which events come before "no more bets", which
+are the result, which end a round, and what a "no roll" or a void is under each chapter.
+
+Pure Python, like games/rules: the services in games/services/ read it, the engines
+decide. A round is one pass through wagering, "no more bets" and a result; for Craps and
+Three Dice Football that is one throw, and the table's game state carries into the next.
+"""
+
+from types import MappingProxyType
+
+from games.rules.core import cite
+
+# Events a player or dealer makes while wagering is open.
+WAGERING_EVENTS: MappingProxyType[str, frozenset[str]] = MappingProxyType(
+    {
+        "craps": frozenset({"wagers", "remove", "working", "pass_dice"}),
+        "sic_bo": frozenset({"wagers"}),
+        "high_roll_dice": frozenset({"wagers"}),
+        "three_dice_football": frozenset({"wagers"}),
+        "pai_gow": frozenset({"wagers", "bank"}),
+    }
+)
+
+# Events after "no more bets": the dice, the tiles and settings, a generator's selection.
+RESULT_EVENTS: MappingProxyType[str, frozenset[str]] = MappingProxyType(
+    {
+        # § 623b.5(c): the Power Odds selection is made once wagering has closed.
+        "craps": frozenset({"power_odds", "throw"}),
+        "sic_bo": frozenset({"throw", "no_roll", "shaker_malfunction"}),
+        "high_roll_dice": frozenset({"throw", "extra_roll"}),
+        "three_dice_football": frozenset({"throw"}),
+        "pai_gow": frozenset({"deal", "set", "surrender", "irregularity", "reveal"}),
+    }
+)
+
+# A result event that ends the round once no wager of the round is left open
+# (for Craps and Three Dice Football: once the throw is made; wagers carry on).
+ENDS_ROUND: MappingProxyType[str, frozenset[str]] = MappingProxyType(
+    {
+        "craps": frozenset({"throw"}),
+        "sic_bo": frozenset({"throw", "no_roll", "shaker_malfunction"}),
+        "high_roll_dice": frozenset({"throw", "extra_roll"}),
+        "three_dice_football": frozenset({"throw"}),
+        "pai_gow": frozenset({"reveal", "irregularity"}),
+    }
+)
+
+# Games whose wagers stay working across throws: one throw ends the round.
+THROW_BY_THROW = frozenset({"craps", "three_dice_football"})
+
+# A "no roll" in the engine's own hands (Sic Bo returns every wager, § 625a.7(a)), or
+# a throw that does not count: the dice are thrown again and no wager is touched.
+NO_ROLL_IN_ENGINE = frozenset({"sic_bo"})
+NO_ROLL_RETHROW: MappingProxyType[str, str] = MappingProxyType(
+    {
+        "craps": cite("623a.8(b)"),
+        "three_dice_football": cite("661a.5(b)"),
+        "high_roll_dice": cite("675a.4(b)"),
+        "pai_gow": cite("621a.10(a)"),
+    }
+)
+
+# The voids that return every wager of the round, each the engine event that says so.
+VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = MappingProxyType(
+    {
+        "sic_bo": MappingProxyType({"625a.7(c)": ("shaker_malfunction", True)}),
+        "pai_gow": MappingProxyType(
+            {
+                "621a.10(c)": ("irregularity", {"kind": "wrong_positions"}),
+                "621a.10(e)": ("irregularity", {"kind": "exposed_tile", "place": "dealer"}),
+            }
+        ),
+    }
+)
+
+# Wager kinds that are a fee, not a stake at risk: what they cost goes to fees.
+# The Extra Roll purchase (§ 675a.2(e)(3)) buys a second throw; it is never returned.
+FEE_KINDS = frozenset({"extra_roll"})

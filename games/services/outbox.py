@@ -1,0 +1,49 @@
+"""Handing settlement requests to the broker, and sending again what is stuck.
+
+The request row is the truth; a message is only a nudge. A message lost with Redis, or
+with a worker killed before it acknowledged, costs a delay until the sweep, never a round.
+"""
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db.models import F, Q
+
+from games.models import SettlementRequest
+
+SETTLE_TASK = "settlement.round_settle"
+log = logging.getLogger(__name__)
+
+
+def requests_send(request_ids: Iterable[int]) -> int:
+    """Publish one settlement task per request; a broker that is down is logged, not raised."""
+    sent = 0
+    for request_id in request_ids:
+        try:
+            current_app.send_task(SETTLE_TASK, args=[request_id])
+            sent += 1
+        except Exception as error:  # the sweep sends it again; the web request still succeeds
+            log.warning("settlement request %s not sent (%s); the sweep will", request_id, error)
+    return sent
+
+
+def requests_sweep(now: datetime, stuck_after: float | None = None, batch: int = 500) -> int:
+    """Send again every unsettled request last sent more than `stuck_after` seconds ago."""
+    if stuck_after is None:
+        stuck_after = settings.CASINO_SETTLEMENT_STUCK_SECONDS
+    before = now - timedelta(seconds=stuck_after)
+    stuck = list(
+        SettlementRequest.objects.filter(settled_at__isnull=True)
+        .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=before))
+        .order_by("id")
+        .values_list("id", flat=True)[:batch]
+    )
+    if stuck:
+        SettlementRequest.objects.filter(pk__in=stuck, settled_at__isnull=True).update(
+            sent_at=now, sends=F("sends") + 1
+        )
+        requests_send(stuck)
+    return len(stuck)
