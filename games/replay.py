@@ -12,7 +12,7 @@ import hashlib
 import io
 import pickle
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -107,7 +107,7 @@ class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: object) -> object:
         if pid == ("used_ids",):
             return NO_IDS
-        kind, module, attr, key = pid  # type: ignore[misc]
+        _, module, attr, key = pid  # type: ignore[misc]
         value = getattr(import_module(module), attr)
         return value if key is None else value[key]
 
@@ -131,8 +131,3 @@ def state_dumps(state: Any) -> bytes:
 def state_loads(data: bytes) -> Any:
     """The engine state back from the cache; pickle.UnpicklingError (or any error) if stale."""
     return _Unpickler(io.BytesIO(data)).load()
-
-
-def outcomes_by_seq(played: Sequence[Played]) -> dict[int, StepOutcome]:
-    """The outcome of each engine event by its sequence number."""
-    return {p.seq: p.outcome for p in played}
