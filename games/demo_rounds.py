@@ -1,0 +1,194 @@
+"""A stand-in dealer and six players, for the demo floor and the integration tests: they play
+rounds through the same services a dealer in the admin or an integrator uses.
+
+Players offer wagers a regular would make; whatever the engine refuses (a Pass bet with a
+point on, odds with no point) is dropped and the rest placed, so the plans need not know
+every rule: the engine does. Dice and tiles come from a seeded random.Random.
+"""
+
+import random
+import re
+from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from casino.services.errors import FloorRefused
+from games.models import Round, Wager
+from games.replay import play
+from games.rules.high_roll_dice.settlement import read_first_roll
+from games.rules.pai_gow.house_way import house_way
+from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
+from games.rules.registry import engine_get
+from games.services.rounds import result_enter, round_open, state_in, wagers_place
+
+PLAYERS = tuple(f"p{n}" for n in range(1, 7))
+Plan = list[dict[str, object]]
+
+
+def _units(round_: Round, rng: random.Random, *choices: int) -> str:
+    base = Decimal(str(round_.options.get("min_wager", "5")))
+    return str(base * rng.choice(choices or (1, 2, 4)))
+
+
+def _sic_bo(round_: Round, rng: random.Random) -> Plan:
+    plan: Plan = []
+    for player in PLAYERS:
+        a, b = sorted(rng.sample(range(1, 7), 2))
+        plan += [
+            {"player": player, "kind": rng.choice(("big", "small")), "amount": _units(round_, rng)},
+            {
+                "player": player,
+                "kind": f"total:{rng.randint(4, 17)}",
+                "amount": _units(round_, rng),
+            },
+            {
+                "player": player,
+                "kind": f"single:{rng.randint(1, 6)}",
+                "amount": _units(round_, rng),
+            },
+            {"player": player, "kind": f"combo:{a}-{b}", "amount": _units(round_, rng)},
+        ]
+    return plan
+
+
+def _high_roll_dice(round_: Round, rng: random.Random) -> Plan:
+    ten = round_.options.get("dice", 10) == 10
+    plan: Plan = []
+    for player in PLAYERS:
+        amount = _units(round_, rng, 1, 2)
+        kinds = [f"pip:{rng.randint(1, 6)}", f"like_kind:{rng.randint(2, 5)}"]
+        kinds.append(f"like_kind:{rng.randint(6, 8 if ten else 6)}")
+        kinds.append("extra_roll" if ten and rng.random() < 0.5 else "millionaire:9")
+        plan += [{"player": player, "kind": kind, "amount": amount} for kind in kinds]
+    return plan
+
+
+def _three_dice_football(round_: Round, rng: random.Random) -> Plan:
+    full = ("touchdown", "defense", "quick_strike", f"game_length:{rng.randint(1, 6)}")
+    single = ("over_four", "under_four", "penalty", "no_gain", "big_play", "cover_three")
+    return [
+        {"player": player, "kind": kind, "amount": _units(round_, rng)}
+        for player in PLAYERS
+        for kind in (rng.choice(full), *rng.sample(single, 3))
+    ]
+
+
+def _craps(round_: Round, rng: random.Random) -> Plan:
+    plan: Plan = []
+    for player in PLAYERS:
+        for kind in ("pass", "field", f"place:{rng.choice((6, 8))}", f"hard:{rng.choice((4, 8))}"):
+            amount = _units(round_, rng, 6) if kind.startswith("place") else _units(round_, rng)
+            plan.append({"player": player, "kind": kind, "amount": amount})
+    for ref, player in _pass_bets_working(round_):
+        plan.append({"player": player, "kind": "odds", "on": ref, "amount": _units(round_, rng)})
+    if round_.table.variant == "mini_craps":  # § 623a.2: each player at his own seat
+        for wager in plan:
+            wager["seat"] = PLAYERS.index(str(wager["player"])) + 1
+    return plan
+
+
+def _pai_gow(round_: Round, rng: random.Random) -> Plan:
+    return [
+        {"player": player, "kind": "pai_gow", "amount": _units(round_, rng), "position": n}
+        for n, player in enumerate(PLAYERS, start=1)
+    ]
+
+
+PLANS: dict[str, Callable[[Round, random.Random], Plan]] = {
+    "sic_bo": _sic_bo,
+    "high_roll_dice": _high_roll_dice,
+    "three_dice_football": _three_dice_football,
+    "craps": _craps,
+    "pai_gow": _pai_gow,
+}
+
+
+def _pass_bets_working(round_: Round) -> list[tuple[str, str]]:
+    """(ref, player) of each Pass bet still working as the round opens."""
+    working = engine_get(round_.game).open_wagers(state_in(round_))
+    rows = Wager.objects.filter(table_id=round_.table_id, ref__in=working, kind="pass")
+    return [(w.ref, w.player) for w in rows]
+
+
+# --- playing one round ------------------------------------------------------------------------
+
+
+def wagers_offer(round_: Round, plan: Plan, *, by: Any, now: datetime) -> int:
+    """Place the plan, dropping each wager the engine refuses; the number placed."""
+    for _ in range(len(plan) + 1):
+        if not plan:
+            return 0
+        try:
+            return len(wagers_place(round_, plan, by=by, now=now))
+        except FloorRefused as refused:
+            # A refusal names each refused wager by its would-be ref, ROUND.N.
+            bad = {int(m.group(1)) - 1 for r in refused.reasons if (m := _REF.match(r))}
+            if not bad:
+                raise
+            plan = [w for i, w in enumerate(plan) if i not in bad]
+    return 0
+
+
+_REF = re.compile(r"^\d+\.(\d+): ")
+
+
+def round_play(table: Any, rng: random.Random, *, by: Any, now: datetime) -> Round:
+    """Open a round, take the players' wagers, enter the result up to the settlement request."""
+    round_ = round_open(table, by=by, now=now)
+    wagers_offer(round_, PLANS[round_.game](round_, rng), by=by, now=now)
+    RESULTS[round_.game](round_, rng, by, now)
+    return Round.objects.get(pk=round_.pk)
+
+
+def _dice(rng: random.Random, count: int) -> list[int]:
+    return [rng.randint(1, 6) for _ in range(count)]
+
+
+def _throw_sic_bo(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    result_enter(round_, "throw", _dice(rng, 3), by=by, now=now)
+
+
+def _throw_craps(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    result_enter(round_, "throw", _dice(rng, 2), by=by, now=now)
+
+
+def _throw_football(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    payload = {"green": _dice(rng, 2), "red": rng.randint(1, 6)}
+    result_enter(round_, "throw", payload, by=by, now=now)
+
+
+def _throw_high_roll(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    faces = _dice(rng, int(round_.options.get("dice", 10)))
+    round_ = result_enter(round_, "throw", faces, by=by, now=now)
+    if round_.status == Round.Status.CLOSED:  # someone bought an Extra Roll (§ 675a.4(g))
+        rethrown = read_first_roll(faces).rethrown
+        result_enter(round_, "extra_roll", _dice(rng, rethrown), by=by, now=now)
+
+
+def _deal_pai_gow(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    tiles = [str(tile) for tile, count in TILE_SET.items() for _ in range(count)]
+    rng.shuffle(tiles)
+    stacks = [tiles[i : i + 4] for i in range(0, 32, 4)]
+    result_enter(round_, "deal", {"stacks": stacks, "dice": _dice(rng, 3)}, by=by, now=now)
+    engine = engine_get(round_.game)
+    options = engine.parse_options(round_.options)
+    events = [(e.seq, e.event, e.payload) for e in round_.events.order_by("seq")]
+    _, played = play(engine, options, state_in(round_), events)
+    hands = next(p.outcome.extra["hands"] for p in played if p.event == "deal")
+    settings = {}
+    for wager in round_.wagers.all():
+        setting = house_way([parse_tile(t) for t in hands[str(wager.extra["position"])]])
+        settings[wager.ref] = {"high": tiles_text(setting.high), "low": tiles_text(setting.low)}
+    if settings:
+        result_enter(round_, "set", settings, by=by, now=now)
+    result_enter(round_, "reveal", True, by=by, now=now)
+
+
+RESULTS: dict[str, Callable[[Round, random.Random, Any, datetime], None]] = {
+    "sic_bo": _throw_sic_bo,
+    "high_roll_dice": _throw_high_roll,
+    "three_dice_football": _throw_football,
+    "craps": _throw_craps,
+    "pai_gow": _deal_pai_gow,
+}
