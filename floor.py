@@ -122,6 +122,13 @@ class Floor:
         )  # fmt: skip
         if self.stopping.is_set():
             return
+        # The demo floor plays rounds on every table that may start one, settled by the worker.
+        play = subprocess.run(
+            [self.python, "manage.py", "play_rounds", "--rounds", "5", "--timeout", "120"],
+            cwd=ROOT, capture_output=True, text=True,
+        )  # fmt: skip
+        if self.stopping.is_set():
+            return
         banner = [
             "",
             "The floor is running.",
@@ -130,6 +137,9 @@ class Floor:
             "  Login: demo / demo-floor",
             *(f"  Worker check, {line}" for line in ping.stdout.splitlines()),
             *(f"  {line}" for line in ping.stderr.splitlines()[-1:]),
+            *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
+            *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
+            "  Recall one: .venv/bin/python manage.py recall SB-01:1",
             "Ctrl-C stops the web server, the worker and beat.",
             "",
         ]
