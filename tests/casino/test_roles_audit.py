@@ -94,10 +94,23 @@ VIEWS = {
         "auditentry",
     )
 } | {"casino.view_compliance_report"}
+ROUND_VIEWS = {
+    f"games.view_{m}"
+    for m in (
+        "round",
+        "roundevent",
+        "wager",
+        "resolution",
+        "ledgerentry",
+        "ledgerline",
+        "settlementrequest",
+    )
+}
 
 
 def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
-    assert perms("operations") == VIEWS | {
+    assert perms("operations") == VIEWS | ROUND_VIEWS | {
+        "games.run_round",
         "casino.add_table",
         "casino.change_table",
         "casino.operate_table",
@@ -115,7 +128,8 @@ def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
 
 
 def test_the_compliance_group_approves_and_records_box_locations():
-    assert perms("compliance") == VIEWS | {
+    assert perms("compliance") == VIEWS | ROUND_VIEWS | {
+        "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",
         "casino.submit_rulessubmission",
