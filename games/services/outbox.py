@@ -30,6 +30,18 @@ def requests_send(request_ids: Iterable[int]) -> int:
     return sent
 
 
+def requests_resend(request_ids: Iterable[int], now: datetime) -> int:
+    """Send these unsettled requests again, noting when (the sweep, or a person in the admin)."""
+    pending = list(
+        SettlementRequest.objects.filter(pk__in=list(request_ids), settled_at__isnull=True)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    if pending:
+        SettlementRequest.objects.filter(pk__in=pending).update(sent_at=now, sends=F("sends") + 1)
+    return requests_send(pending)
+
+
 def requests_sweep(now: datetime, stuck_after: float | None = None, batch: int = 500) -> int:
     """Send again every unsettled request last sent more than `stuck_after` seconds ago."""
     if stuck_after is None:
@@ -41,9 +53,5 @@ def requests_sweep(now: datetime, stuck_after: float | None = None, batch: int =
         .order_by("id")
         .values_list("id", flat=True)[:batch]
     )
-    if stuck:
-        SettlementRequest.objects.filter(pk__in=stuck, settled_at__isnull=True).update(
-            sent_at=now, sends=F("sends") + 1
-        )
-        requests_send(stuck)
+    requests_resend(stuck, now)
     return len(stuck)
