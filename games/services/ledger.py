@@ -99,40 +99,33 @@ def placement_post(
 
 def decision_postings(
     wager: Wager,
-    result: str,
     net: Decimal,
     stake: Decimal,
     vigorish: Decimal,
     reduction: Decimal,
     fee_kind: bool,
 ) -> list[Posting]:
-    """What a decided wager moves. Its player's lines, with the placement and any stake
-    reduction, add up to the engine's `net` exactly."""
+    """What a decided wager moves. The house's side is `net + vigorish + reduction`: paid
+    from the inventory when positive, taken from the stake (and beyond it: a player bank
+    can lose more than its wager, § 621a.9(o)) when negative. The vigorish goes to fees,
+    a payout limit reduction back to the inventory. The player's lines for the wager, with
+    its placement and any stake reduction, add up to the engine's `net` exactly."""
     player = wager.player
 
     def move(source: str, target: str, amount: Decimal, kind: str) -> Posting:
         return Posting(source, target, amount, kind, player, wager)
 
-    if result == "win":
-        winnings = net + vigorish + reduction
-        return [
-            move(Account.LAYOUT, Account.PLAYER, stake, Kind.STAKE_RETURNED),
-            move(Account.INVENTORY, Account.PLAYER, winnings, Kind.WINNINGS),
-            move(Account.PLAYER, Account.INVENTORY, reduction, Kind.PAYOUT_LIMIT_REDUCTION),
-            move(Account.PLAYER, Account.FEES, vigorish, Kind.VIGORISH),
-        ]
-    if result == "lose":
-        fee = -net - stake  # a vigorish the lost wager still owes (§ 623a.5(g)(3))
-        if fee_kind:
-            return [move(Account.LAYOUT, Account.FEES, stake, Kind.EXTRA_ROLL)]
-        return [
-            move(Account.LAYOUT, Account.INVENTORY, stake, Kind.STAKE_LOST),
-            move(Account.PLAYER, Account.FEES, fee, Kind.VIGORISH),
-        ]
-    # push and void: the stake comes back; a vigorish already paid stays paid.
+    if fee_kind:  # the Extra Roll purchase is spent, never at risk (§ 675a.2(e)(3))
+        return [move(Account.LAYOUT, Account.FEES, stake, Kind.EXTRA_ROLL)]
+    house = net + vigorish + reduction
+    lost = max(-house, ZERO)
     return [
-        move(Account.LAYOUT, Account.PLAYER, stake, Kind.STAKE_RETURNED),
-        move(Account.PLAYER, Account.FEES, -net, Kind.VIGORISH),
+        move(Account.LAYOUT, Account.INVENTORY, min(stake, lost), Kind.STAKE_LOST),
+        move(Account.PLAYER, Account.INVENTORY, max(lost - stake, ZERO), Kind.STAKE_LOST),
+        move(Account.LAYOUT, Account.PLAYER, stake - min(stake, lost), Kind.STAKE_RETURNED),
+        move(Account.INVENTORY, Account.PLAYER, max(house, ZERO), Kind.WINNINGS),
+        move(Account.PLAYER, Account.INVENTORY, reduction, Kind.PAYOUT_LIMIT_REDUCTION),
+        move(Account.PLAYER, Account.FEES, vigorish, Kind.VIGORISH),
     ]
 
 
@@ -148,6 +141,7 @@ def adjustment_post(
     """A correction to a settled round: a new entry of (account, player, amount) lines that
     sum to zero, with its reason; never an edit of what was posted."""
     permission_check(by, ADJUST, "post an adjusting entry")
+    round_ = Round.objects.select_related("table").get(pk=round_.pk)  # as it is now
     action = f"Adjusting {round_}"
     reasons = []
     if round_.status != Round.Status.SETTLED:

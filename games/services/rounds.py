@@ -389,4 +389,6 @@ def _ends_round(round_: Round, event: str, state: Any) -> bool:
         return False
     if round_.game in flow.THROW_BY_THROW:
         return True
-    return not engine_get(round_.game).open_wagers(state)
+    engine = engine_get(round_.game)
+    round_over = getattr(engine, "round_over", None)  # an engine that knows better says so
+    return round_over(state) if round_over else not engine.open_wagers(state)

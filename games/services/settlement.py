@@ -87,11 +87,7 @@ def _settle(round_: Round, now: datetime) -> None:
         stake = on_layout[wager.pk]
         vigorish = _money(decision.extra.get("vig"))
         reduction = _money(decision.extra.get("payout_limit_reduction"))
-        if decision.result == "lose":
-            vigorish = -decision.net - stake
-        elif decision.result != "win":
-            vigorish = -decision.net
-        winnings = decision.net + vigorish + reduction if decision.result == "win" else ZERO
+        winnings = max(decision.net + vigorish + reduction, ZERO)
         resolutions.append(
             Resolution(
                 wager=wager,
@@ -109,7 +105,6 @@ def _settle(round_: Round, now: datetime) -> None:
         )
         postings += decision_postings(
             wager,
-            decision.result,
             decision.net,
             stake,
             vigorish,

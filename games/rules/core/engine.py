@@ -39,6 +39,9 @@ class Engine(Protocol):
         """Ids of the wagers still working, in the order they were placed."""
         ...
 
+    # Optional: ``round_over(state) -> bool``, when a round can be unfinished with no wager
+    # open (High Roll Dice's Extra Roll); the round flow asks it instead of open_wagers.
+
     def par_sheet(self, options: Any) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
         ...

@@ -77,6 +77,11 @@ class HighRollDiceEngine:
         """Ids of the wagers still working, in the order they were placed."""
         return tuple(p.wager.id for p in state.wagers)
 
+    def round_over(self, state: TableState) -> bool:
+        """No wager working and no Extra Roll still to throw: § 675a.4(g) has the dealer
+        re-throw once anyone bought one, even when no wager is left to decide."""
+        return not state.wagers and state.first_roll is None
+
     def par_sheet(self, options: Options) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
         return par_sheet(options.dice)

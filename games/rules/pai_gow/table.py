@@ -595,6 +595,8 @@ def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
     resolution = Resolution(wager.id, "push", ZERO, cite("621a.10(d)"), {"void_hand": "true"})
     was_set = current.all_set()
     new_round = replace(current, decided={**current.decided, wager.id: resolution})
+    if not new_round.live():  # the last hand in play voided: nothing is left to reveal
+        return _next_round(replace(table, round=new_round)), StepOutcome(resolutions=(resolution,))
     extra = _dealer_shown(new_round) if not was_set and new_round.all_set() else {}
     return replace(table, round=new_round), StepOutcome(resolutions=(resolution,), extra=extra)
 
