@@ -272,3 +272,17 @@ class DraftOnlyAdmin(admin.ModelAdmin):
         if obj is not None and not obj.is_draft:
             return False
         return super().has_delete_permission(request, obj)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record only the services write: viewed, never added, changed or deleted here
+    (superusers included)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 
 from casino.admin.audit import AuditHistoryInline
 from casino.admin.common import (
+    ReadOnlyAdmin,
     SetEquipmentFilter,
     SetState,
     form_page,
@@ -29,19 +30,6 @@ from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileI
 from casino.services.equipment import sic_bo_inspection_record, tile_inspection_record
 
 INSPECTION_PERMISSION = "casino.record_inspection"
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """A record only the services write: viewed, never added, changed or deleted here."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class TimesInPlayInline(admin.TabularInline):

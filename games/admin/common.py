@@ -5,18 +5,9 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from casino.admin.common import ReadOnlyAdmin
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewed, never added, changed or deleted through a form (superusers included)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+__all__ = ["ReadOnlyAdmin", "ReadOnlyInline"]
 
 
 class ReadOnlyInline(admin.TabularInline):
