@@ -62,6 +62,7 @@ def round_settle_task(request_id: int) -> str:
     autoretry_for=RETRY_ON,
     max_retries=3,
     time_limit=60,
+    soft_time_limit=45,  # below time_limit, or Celery refuses to send it at all
 )
 def settlement_sweep_task() -> int:
     """Beat's look for settlement requests stuck longer than CASINO_SETTLEMENT_STUCK_SECONDS."""
