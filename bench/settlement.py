@@ -1,0 +1,813 @@
+"""Rounds settled per second by Celery workers on PostgreSQL and Redis, against raw SQL.
+
+    .venv/bin/python bench/settlement.py [--rounds 600] [--workers 1,2] [--concurrency 1]
+        [--profile-rounds 20] [--seed 625] [--setup-processes CPUS]
+
+About two minutes with the defaults on 2 cores, most of it the setup.
+
+Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379. It
+creates a throwaway database casino_bench_<random>, migrates it with `manage.py migrate` in
+a subprocess, and drops it at the end, even on an error; Redis database 14 is the
+benchmark's own and is emptied (FLUSHDB) before each timed run and at the end. Every
+process runs with DATABASE_URL, CELERY_BROKER_URL=redis://127.0.0.1:6379/14, a temporary
+CASINO_DATA_DIR and DJANGO_DEBUG=false (a DEBUG process keeps every query it ran).
+
+Setup, not timed. A table has one round in progress at a time, so the rounds waiting to
+be settled are one per table, and there are as many tables as rounds (hence no --tables).
+One compliant open Sic Bo table is built through the services
+(tests/casino/floor_fixtures.compliant_table); the others are copies of its records (the
+table, its box location approval, dice in play, opening inspection), which the gate of
+`round_open` checks like any table's. Each round is played through the services, by
+`--setup-processes` forked processes side by side: `round_open`, `wagers_place` (six
+players, four wagers each: Big or Small, a Total, a Single, Double, Triple or Combination,
+from a fixed list) and `result_enter` with three dice from random.Random(--seed), which
+leaves it RESULT_ENTERED with a pending SettlementRequest. The tasks `result_enter`
+publishes on commit are thrown away: Redis database 14 is emptied before anything is
+timed. Each is its table's first round, so settling it carries no state from an earlier
+round: the engine starts from `new_state` instead of unpickling the previous round's
+`state_after`, a small difference for Sic Bo.
+
+Timed, in one run:
+- workers, once per `--workers` count N: N `celery -A casino worker -Q settlement
+  --concurrency C --pool prefork` processes are started and warmed (two rounds per pool
+  process settled first), then every request is published
+  (`games.services.outbox.requests_send`); the time runs from the first publish to the
+  last `settled_at` a worker wrote. Rates: rounds/s, per worker process (N), per pool
+  process (N x C, each settling one round at a time).
+- ceiling: the same rows a settlement writes (24 resolutions, the ledger entry and its
+  lines, the round's status, settled_at, rules_hash and state_after, the request's
+  settled_at), copied from what the workers wrote and written back with raw SQL through
+  psycopg, one transaction per round, from one process.
+Between runs the settlement rows are deleted and the rounds and requests put back as they
+were (raw SQL, then VACUUM ANALYZE and CHECKPOINT, not timed), so every run settles the
+same rounds from the same starting point.
+
+The ratio to compare across machines is a pool process's rate to the ceiling's (both one
+process settling one round at a time); the issue aims at 0.5 or more.
+
+What limits it: `round_settle` is also called in-process on `--profile-rounds` rounds of
+their own, with the time split by wrapping the engine calls in games.services.settlement
+(state in, replay, state pickled), Django's `connection.execute_wrapper` (each SQL
+statement's round trip, reads and writes apart) and the connection's commit; the rest is
+Django and Python around them. What Celery adds is a pool process's time per round less
+the task's own run time (the median "succeeded in" of the worker log): the message from
+Redis, the hand-off to the pool process and back, the acknowledgement, the log lines.
+
+Checks, never timing assertions (exit 1 on any failure): after every run every round is
+settled and its request marked; each wager has exactly one resolution; each round has one
+settlement entry; every ledger entry of these rounds sums to zero; each resolved wager's
+player lines sum to its resolution's net; and the players' total net is the same in every
+run.
+"""
+
+import argparse
+import copy
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from random import Random
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import psycopg  # noqa: E402 - after sys.path, like the other benchmarks
+import redis  # noqa: E402
+from engines import machine  # noqa: E402 - bench/ is not a package: found through sys.path
+from psycopg import sql  # noqa: E402
+from psycopg.types.json import Jsonb  # noqa: E402
+
+POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/14"
+PROJECT_PREFIXES = ("DJANGO_", "DATABASE_", "CELERY_", "CASINO_")  # the project's settings
+
+# Six players, four wagers each (kinds from SCENARIOS.md; the table takes 5 to 500).
+WAGERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "p1": (("big", "25"), ("total:11", "5"), ("single:6", "10"), ("any_triple", "5")),
+    "p2": (("small", "50"), ("total:9", "10"), ("double:3", "5"), ("combo:3-4", "5")),
+    "p3": (("big", "10"), ("total:12", "5"), ("single:1", "10"), ("triple:6", "5")),
+    "p4": (("small", "20"), ("total:10", "5"), ("single:4", "15"), ("combo:1-2", "5")),
+    "p5": (("big", "100"), ("total:8", "5"), ("double:6", "5"), ("any_triple", "5")),
+    "p6": (("small", "15"), ("total:13", "5"), ("single:5", "10"), ("combo:2-5", "5")),
+}
+WAGER_LIST = [
+    {"player": player, "kind": kind, "amount": amount}
+    for player, wagers in WAGERS.items()
+    for kind, amount in wagers
+]
+
+
+class BenchFailure(Exception):
+    """A check failed or a process misbehaved: printed, exit 1."""
+
+
+# --- processes and databases ---------------------------------------------------------------
+
+
+def project_env(**overrides: str) -> dict[str, str]:
+    """This process's environment minus the project's settings, plus these (as tests do)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PROJECT_PREFIXES)}
+    env["DJANGO_SETTINGS_MODULE"] = "casino.settings"
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(overrides)
+    return env
+
+
+RUNNING: list[subprocess.Popen[bytes]] = []  # stopped on the way out, whatever happens
+
+
+@dataclass
+class Worker:
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def workers_start(count: int, concurrency: int, env: dict[str, str], logs: Path) -> list[Worker]:
+    """`count` celery worker processes on the settlement queue, each once it says ready."""
+    workers = []
+    for index in range(1, count + 1):
+        log = logs / f"worker-{count}x{concurrency}-{index}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [
+                    sys.executable, "-m", "celery", "-A", "casino", "worker",
+                    "-Q", "settlement", "-n", f"bench{index}@%h",
+                    "--concurrency", str(concurrency), "--pool", "prefork",
+                    "--without-gossip", "--without-mingle", "-l", "INFO",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        workers.append(Worker(process, log))
+        RUNNING.append(process)
+    deadline = time.monotonic() + 60
+    for worker in workers:
+        while b" ready." not in worker.log.read_bytes():
+            if worker.process.poll() is not None or time.monotonic() > deadline:
+                raise BenchFailure(f"a worker did not start:\n{tail(worker.log)}")
+            time.sleep(0.1)
+    return workers
+
+
+def workers_stop(processes: Iterable[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM (a warm shutdown), then SIGKILL whatever is still there after 20 s."""
+    processes = [p for p in processes if p.poll() is None]
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process in RUNNING:
+            RUNNING.remove(process)
+
+
+def tail(log: Path, lines: int = 30) -> str:
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def database_create(name: str) -> str:
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return re.sub(r"/[^/]*$", f"/{name}", POSTGRES_ADMIN_URL)
+
+
+def database_drop(name: str) -> None:
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+# --- setup: tables and rounds through the services -------------------------------------------
+
+
+def clone(obj: Any, **changes: Any) -> Any:
+    """An unsaved copy of a model instance with these fields changed."""
+    from django.db.models.base import ModelState
+
+    new = copy.copy(obj)
+    new.pk = None
+    new._state = ModelState()
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new
+
+
+def tables_make(count: int) -> list[Any]:
+    """One compliant open Sic Bo table built through the services, and copies of its
+    records for the rest (the gate of round_open checks them all the same)."""
+    from casino.models import (
+        EquipmentSet,
+        LocationApproval,
+        SetInPlay,
+        SicBoOpeningInspection,
+        Table,
+    )
+    from tests.casino.floor_fixtures import compliant_table
+
+    first = compliant_table("sic_bo", open_table=True, number="SB-0001").table
+    approval = first.location_approvals.get()
+    in_play = first.sets_in_play.select_related("equipment_set").get()
+    inspection = first.sic_bo_inspections.get()
+    tables = Table.objects.bulk_create(
+        clone(first, number=f"SB-{index:04d}") for index in range(2, count + 1)
+    )
+    sets = EquipmentSet.objects.bulk_create(
+        clone(in_play.equipment_set, identifier=f"{t.number}-three_dice-1") for t in tables
+    )
+    LocationApproval.objects.bulk_create(clone(approval, table=t) for t in tables)
+    SetInPlay.objects.bulk_create(
+        clone(in_play, table=t, equipment_set=s) for t, s in zip(tables, sets, strict=True)
+    )
+    SicBoOpeningInspection.objects.bulk_create(clone(inspection, table=t) for t in tables)
+    return [first, *tables]
+
+
+def rounds_play(tables: list[Any], seed: int, now: datetime, processes: int) -> list[int]:
+    """A round at each table, played through the services up to its result, by `processes`
+    forked processes side by side (setup only: the rounds are independent); the round ids,
+    in the order of the tables."""
+    import multiprocessing
+
+    from django.db import connections
+
+    rng = Random(seed)
+    plays = [(table.pk, [rng.randint(1, 6) for _ in range(3)]) for table in tables]
+    connections.close_all()  # each forked process opens its own
+    chunks = [(plays[index::processes], now) for index in range(processes)]
+    # The forked processes die of SIGTERM as usual (not through this script's handler).
+    pool = multiprocessing.get_context("fork").Pool(
+        processes, initializer=signal.signal, initargs=(signal.SIGTERM, signal.SIG_DFL)
+    )
+    try:
+        played = dict(pair for chunk in pool.map(rounds_play_chunk, chunks) for pair in chunk)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return [played[table.pk] for table in tables]
+
+
+def rounds_play_chunk(chunk: tuple[list[tuple[int, list[int]]], datetime]) -> list[tuple[int, int]]:
+    """(table id, round id) for each (table id, dice) played (in a forked process)."""
+    from django.db import connections
+
+    from casino.models import Table
+    from games.services.rounds import result_enter, round_open, wagers_place
+    from tests.casino.floor_fixtures import operations
+
+    plays, now = chunk
+    by, done = operations(), []
+    try:
+        for table_id, dice in plays:
+            round_ = round_open(Table.objects.get(pk=table_id), by=by, now=now)
+            wagers_place(round_, WAGER_LIST, by=by, now=now)
+            round_ = result_enter(round_, "throw", dice, by=by, now=now)
+            done.append((table_id, round_.pk))
+    finally:
+        connections.close_all()
+    return done
+
+
+# --- raw SQL: requests, checks, reset, the ceiling ----------------------------------------------
+
+
+def request_ids(db: psycopg.Connection, round_ids: list[int]) -> list[int]:
+    rows = db.execute(
+        "SELECT id FROM games_settlementrequest WHERE round_id = ANY(%s) ORDER BY id",
+        (round_ids,),
+    )
+    return [row[0] for row in rows]
+
+
+def unsettled(db: psycopg.Connection, round_ids: list[int]) -> int:
+    return db.execute(
+        "SELECT count(*) FROM games_settlementrequest"
+        " WHERE round_id = ANY(%s) AND settled_at IS NULL",
+        (round_ids,),
+    ).fetchone()[0]
+
+
+CHECKS = {
+    "rounds not settled": "SELECT count(*) FROM games_round"
+    " WHERE id = ANY(%(ids)s) AND status <> 'settled'",
+    "requests not marked settled": "SELECT count(*) FROM games_settlementrequest"
+    " WHERE round_id = ANY(%(ids)s) AND settled_at IS NULL",
+    "wagers without a resolution": "SELECT count(*) FROM games_wager w"
+    " LEFT JOIN games_resolution r ON r.wager_id = w.id"
+    " WHERE w.round_id = ANY(%(ids)s) AND r.id IS NULL",
+    "resolutions beyond one per wager": "SELECT count(*) - count(DISTINCT wager_id)"
+    " FROM games_resolution WHERE round_id = ANY(%(ids)s)",
+    "rounds without exactly one settlement entry": "SELECT count(*) FROM games_round g"
+    " WHERE g.id = ANY(%(ids)s) AND (SELECT count(*) FROM games_ledgerentry e"
+    " WHERE e.round_id = g.id AND e.kind = 'settlement') <> 1",
+    "ledger entries not summing to zero": "SELECT count(*) FROM ("
+    " SELECT e.id FROM games_ledgerentry e JOIN games_ledgerline l ON l.entry_id = e.id"
+    " WHERE e.round_id = ANY(%(ids)s) GROUP BY e.id HAVING sum(l.amount) <> 0) bad",
+    "wagers whose player lines differ from the net": "SELECT count(*) FROM games_resolution r"
+    " LEFT JOIN (SELECT wager_id, sum(amount) AS total FROM games_ledgerline"
+    " WHERE account = 'player' AND wager_id IS NOT NULL GROUP BY wager_id) p"
+    " ON p.wager_id = r.wager_id"
+    " WHERE r.round_id = ANY(%(ids)s) AND coalesce(p.total, 0) <> r.net",
+}
+
+
+def settled_check(
+    db: psycopg.Connection, round_ids: list[int], by: str
+) -> tuple[list[str], Decimal]:
+    """What is wrong with these rounds' settlement (nothing, we hope), and the players'
+    total net over them. `by`: a LIKE pattern every request's settled_by matches."""
+    problems = []
+    for what, query in CHECKS.items():
+        count = db.execute(query, {"ids": round_ids}).fetchone()[0]
+        if count:
+            problems.append(f"{count} {what}")
+    others = db.execute(
+        "SELECT count(*) FROM games_settlementrequest"
+        " WHERE round_id = ANY(%s) AND settled_by NOT LIKE %s",
+        (round_ids, by),
+    ).fetchone()[0]
+    if others:
+        problems.append(f"{others} requests settled by another than {by!r}")
+    net = db.execute(
+        "SELECT coalesce(sum(net), 0) FROM games_resolution WHERE round_id = ANY(%s)",
+        (round_ids,),
+    ).fetchone()[0]
+    return problems, net
+
+
+RESET = (
+    "DELETE FROM games_ledgerline WHERE entry_id IN (SELECT id FROM games_ledgerentry"
+    " WHERE kind = 'settlement' AND round_id = ANY(%(ids)s))",
+    "DELETE FROM games_ledgerentry WHERE kind = 'settlement' AND round_id = ANY(%(ids)s)",
+    "DELETE FROM games_resolution WHERE round_id = ANY(%(ids)s)",
+    "UPDATE games_round SET status = 'result_entered', settled_at = NULL, rules_hash = '',"
+    " state_after = NULL WHERE id = ANY(%(ids)s)",
+    "UPDATE games_settlementrequest SET settled_at = NULL, settled_by = ''"
+    " WHERE round_id = ANY(%(ids)s)",
+)
+SETTLED_TABLES = ", ".join(
+    f"games_{name}"
+    for name in ("ledgerline", "ledgerentry", "resolution", "round", "settlementrequest")
+)
+
+
+def rounds_reset(db: psycopg.Connection, round_ids: list[int]) -> None:
+    """Back to RESULT_ENTERED with a pending request, as after setup (the benchmark's
+    own database: the settlement rows are deleted, which the models never do)."""
+    with db.transaction():
+        for statement in RESET:
+            db.execute(statement, {"ids": round_ids})
+    quiet(db)
+
+
+def quiet(db: psycopg.Connection) -> None:
+    """Dead rows vacuumed, statistics fresh, dirty pages written: each run starts alike."""
+    db.execute(f"VACUUM ANALYZE {SETTLED_TABLES}")
+    db.execute("CHECKPOINT")
+
+
+@dataclass
+class Written:
+    """What settling one round wrote, to be written again by raw SQL."""
+
+    round_id: int
+    request_id: int
+    rules_hash: str = ""
+    state_after: bytes = b""
+    resolutions: list[tuple] = field(default_factory=list)
+    entry: tuple = ()
+    lines: list[tuple] = field(default_factory=list)
+
+
+def written_read(db: psycopg.Connection, round_ids: list[int]) -> list[Written]:
+    """The rows the workers wrote for these rounds, by round."""
+    by_round = {
+        round_id: Written(round_id, request_id)
+        for request_id, round_id in db.execute(
+            "SELECT id, round_id FROM games_settlementrequest WHERE round_id = ANY(%s)",
+            (round_ids,),
+        )
+    }
+    for round_id, rules_hash, state_after in db.execute(
+        "SELECT id, rules_hash, state_after FROM games_round WHERE id = ANY(%s)", (round_ids,)
+    ):
+        by_round[round_id].rules_hash, by_round[round_id].state_after = rules_hash, state_after
+    for row in db.execute(
+        "SELECT wager_id, round_id, event_id, result, net, stake, winnings,"
+        " payout_limit_reduction, vigorish, cite, extra FROM games_resolution"
+        " WHERE round_id = ANY(%s) ORDER BY id",
+        (round_ids,),
+    ):
+        by_round[row[1]].resolutions.append((*row[:10], Jsonb(row[10])))
+    entry_round = {}
+    for entry_id, *entry in db.execute(
+        "SELECT id, key, kind, table_id, round_id, posted_at, posted_by_id, memo"
+        " FROM games_ledgerentry WHERE kind = 'settlement' AND round_id = ANY(%s)",
+        (round_ids,),
+    ):
+        entry_round[entry_id] = entry[3]
+        by_round[entry[3]].entry = tuple(entry)
+    for entry_id, *line in db.execute(
+        "SELECT entry_id, table_id, account, player, wager_id, kind, amount"
+        " FROM games_ledgerline WHERE entry_id = ANY(%s) ORDER BY id",
+        (list(entry_round),),
+    ):
+        by_round[entry_round[entry_id]].lines.append(tuple(line))
+    return [by_round[round_id] for round_id in round_ids]
+
+
+INSERT_RESOLUTION = (
+    "INSERT INTO games_resolution (wager_id, round_id, event_id, result, net, stake, winnings,"
+    " payout_limit_reduction, vigorish, cite, extra)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+INSERT_ENTRY = (
+    "INSERT INTO games_ledgerentry (key, kind, table_id, round_id, posted_at, posted_by_id, memo)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id"
+)
+INSERT_LINE = (
+    "INSERT INTO games_ledgerline (entry_id, table_id, account, player, wager_id, kind, amount)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+UPDATE_ROUND = (
+    "UPDATE games_round SET status = 'settled', settled_at = %s, rules_hash = %s,"
+    " state_after = %s WHERE id = %s"
+)
+UPDATE_REQUEST = "UPDATE games_settlementrequest SET settled_at = %s, settled_by = %s WHERE id = %s"
+
+
+def ceiling_run(url: str, written: list[Written]) -> float:
+    """Write every round's settlement rows again, one transaction per round; seconds."""
+    with psycopg.connect(url, autocommit=True) as db:
+        now = datetime.now(UTC)
+        start = time.perf_counter()
+        for w in written:
+            with db.transaction(), db.cursor() as cursor:
+                cursor.executemany(INSERT_RESOLUTION, w.resolutions)
+                entry_id = cursor.execute(INSERT_ENTRY, w.entry).fetchone()[0]
+                cursor.executemany(INSERT_LINE, [(entry_id, *line) for line in w.lines])
+                cursor.execute(UPDATE_ROUND, (now, w.rules_hash, w.state_after, w.round_id))
+                cursor.execute(UPDATE_REQUEST, (now, "ceiling", w.request_id))
+        return time.perf_counter() - start
+
+
+# --- timed: the workers ------------------------------------------------------------------------
+
+
+def settle_by_workers(
+    db: psycopg.Connection, requests: list[int], round_ids: list[int], workers: list[Worker]
+) -> float:
+    """Publish the requests; seconds from the first publish to the last settled_at."""
+    from games.services.outbox import requests_send
+
+    deadline = time.monotonic() + max(60.0, len(requests) * 0.5)
+    start = time.time()
+    sent = requests_send(requests)
+    if sent != len(requests):
+        raise BenchFailure(f"{len(requests) - sent} of {len(requests)} requests not published")
+    while unsettled(db, round_ids):
+        for worker in workers:
+            if worker.process.poll() is not None:
+                raise BenchFailure(f"a worker exited:\n{tail(worker.log)}")
+        if time.monotonic() > deadline:
+            logs = "\n".join(tail(w.log, 10) for w in workers)
+            raise BenchFailure(f"{unsettled(db, round_ids)} rounds still unsettled:\n{logs}")
+        time.sleep(0.05)
+    last = db.execute(
+        "SELECT max(settled_at) FROM games_settlementrequest WHERE round_id = ANY(%s)",
+        (round_ids,),
+    ).fetchone()[0]
+    return last.timestamp() - start
+
+
+SUCCEEDED = re.compile(rb"Task settlement\.round_settle\[[^]]+\] succeeded in ([0-9.]+)s")
+
+
+def task_seconds(workers: list[Worker], offsets: list[int]) -> list[float]:
+    """How long each task ran in its pool process, from the worker logs past `offsets`."""
+    found = []
+    for worker, offset in zip(workers, offsets, strict=True):
+        found += [float(s) for s in SUCCEEDED.findall(worker.log.read_bytes()[offset:])]
+    return found
+
+
+# --- what limits it: one settlement in-process, split ------------------------------------------
+
+
+@dataclass
+class Split:
+    """Seconds spent in each part of `round_settle` over `rounds` rounds."""
+
+    rounds: int
+    total: float
+    spent: Counter[str]
+    statements: Counter[str]
+
+    def ms(self, part: str) -> float:
+        return 1000 * self.spent[part] / self.rounds
+
+    @property
+    def rest(self) -> float:
+        return self.total - sum(self.spent.values())
+
+
+def settle_split(requests: list[int]) -> Split:
+    """round_settle in this process on each request, timing the engine, each SQL statement
+    and the commit by wrapping them (production code untouched; wrappers undone after)."""
+    from django.db import connection
+
+    import games.services.settlement as settlement
+
+    spent: Counter[str] = Counter()
+    statements: Counter[str] = Counter()
+
+    def timed(part: str, function: Callable) -> Callable:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[part] += time.perf_counter() - start
+
+        return wrapper
+
+    def statement_timed(execute, query, params, many, context):
+        part = "reads" if query.lstrip()[:6].upper() == "SELECT" else "writes"
+        start = time.perf_counter()
+        try:
+            return execute(query, params, many, context)
+        finally:
+            spent[part] += time.perf_counter() - start
+            statements[part] += 1
+
+    originals = {name: getattr(settlement, name) for name in ("state_in", "play", "state_dumps")}
+    for name, function in originals.items():
+        setattr(settlement, name, timed("engine", function))
+    connection.ensure_connection()
+    connection._commit = timed("commit", connection._commit)
+    try:
+        settlement.round_settle(requests[0], worker="in-process (warm-up)")  # imports, rules_hash
+        spent.clear()
+        statements.clear()
+        with connection.execute_wrapper(statement_timed):
+            start = time.perf_counter()
+            for request_id in requests[1:]:
+                outcome = settlement.round_settle(request_id, worker="in-process")
+                if outcome != "settled":
+                    raise BenchFailure(f"in-process round_settle({request_id}): {outcome}")
+            total = time.perf_counter() - start
+    finally:
+        for name, function in originals.items():
+            setattr(settlement, name, function)
+        del connection._commit
+    return Split(len(requests) - 1, total, spent, statements)
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Rate:
+    label: str
+    rounds_per_s: float
+    processes: int = 1  # processes settling one round at a time
+    workers: int = 1  # worker (parent) processes
+    task: float = float("nan")  # median seconds in the task body, from the worker logs
+
+
+def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> list[str]:
+    """Set up, time, check; print the figures; return what failed its check."""
+    from django.db import connections
+
+    counts = args.worker_counts
+    warm = 2 * max(counts) * args.concurrency
+    total = args.rounds + warm + args.profile_rounds + 1
+    from tests.casino.floor_fixtures import T0
+
+    now = T0 + timedelta(minutes=10)  # the table built at T0 is open
+
+    started = time.perf_counter()
+    tables = tables_make(total)
+    made = time.perf_counter()
+    ids = rounds_play(tables, args.seed, now, args.setup_processes)
+    played = time.perf_counter()
+    connections.close_all()
+    timed_ids = ids[: args.rounds]
+    warm_ids = ids[args.rounds : args.rounds + warm]
+    split_ids = ids[args.rounds + warm :]
+    print(f"machine: {machine()}")
+    print(
+        f"setup: {total} Sic Bo tables in {made - started:.1f} s, a round at each played to its"
+        f" result through the services in {played - made:.1f} s"
+        f" ({args.setup_processes} processes side by side)"
+    )
+    print(
+        f"rounds: {args.rounds} timed (+{warm} to warm the workers, +{args.profile_rounds + 1}"
+        f" settled in-process); {len(WAGER_LIST)} wagers each ({len(WAGERS)} players),"
+        f" dice from random.Random({args.seed})"
+    )
+    broker = redis.Redis.from_url(REDIS_URL)
+    problems: list[str] = []
+    nets: dict[str, Decimal] = {}
+    rates: list[Rate] = []
+
+    with psycopg.connect(url, autocommit=True) as db:
+        broker.flushdb()  # the tasks result_enter published during setup
+        quiet(db)
+        split_requests = request_ids(db, split_ids)
+        split = settle_split(split_requests)
+        connections.close_all()
+        found, _ = settled_check(db, split_ids, "in-process%")
+        problems += [f"in-process: {p}" for p in found]
+
+        for index, count in enumerate(counts):
+            if index:
+                rounds_reset(db, timed_ids + warm_ids)
+            broker.flushdb()
+            workers = workers_start(count, args.concurrency, env, logs)
+            try:
+                warm_these = warm_ids[: 2 * count * args.concurrency]
+                settle_by_workers(db, request_ids(db, warm_these), warm_these, workers)
+                offsets = [w.log.stat().st_size for w in workers]
+                seconds = settle_by_workers(db, request_ids(db, timed_ids), timed_ids, workers)
+            finally:
+                workers_stop(w.process for w in workers)
+            label = f"workers {count} x concurrency {args.concurrency}"
+            rate = Rate(label, args.rounds / seconds, count * args.concurrency, count)
+            rate.task = statistics.median(task_seconds(workers, offsets) or [float("nan")])
+            rates.append(rate)
+            found, nets[label] = settled_check(db, timed_ids, "bench%")
+            problems += [f"{label}: {p}" for p in found]
+            print(
+                f"  {label}: {args.rounds} rounds in {seconds:.2f} s; a round takes"
+                f" {1000 * rate.processes / rate.rounds_per_s:.1f} ms of a pool process,"
+                f" {1000 * rate.task:.1f} ms of it in the task (median, worker log)"
+            )
+
+        written = written_read(db, timed_ids)
+        lines = sum(len(w.lines) for w in written) / len(written)
+        rounds_reset(db, timed_ids)
+        seconds = ceiling_run(url, written)
+        ceiling = Rate("ceiling: raw SQL, 1 process", args.rounds / seconds)
+        found, nets["ceiling"] = settled_check(db, timed_ids, "ceiling")
+        problems += [f"ceiling: {p}" for p in found]
+        print(f"  ceiling: {args.rounds} rounds in {seconds:.2f} s")
+    broker.flushdb()
+
+    in_process = Rate("in-process round_settle, no Celery", split.rounds / split.total)
+    print(
+        f"each settlement writes {len(WAGER_LIST)} resolutions, 1 ledger entry and"
+        f" {lines:.0f} ledger lines (mean), updates the round and the request"
+    )
+    print(f"{'':<36}{'rounds/s':>10}{'per worker':>12}{'per process':>13}{'process:ceiling':>17}")
+    for rate in [*rates, ceiling, in_process]:
+        per_process = rate.rounds_per_s / rate.processes
+        per_worker = f"{rate.rounds_per_s / rate.workers:.1f}" if rate in rates else "-"
+        print(
+            f"{rate.label:<36}{rate.rounds_per_s:>10.1f}{per_worker:>12}{per_process:>13.1f}"
+            f"{per_process / ceiling.rounds_per_s:>17.3f}"
+        )
+    print(limits(split, rates, ceiling))
+
+    first = next(iter(nets.values()))
+    if any(net != first for net in nets.values()):
+        problems.append(f"the players' total net differs between runs: {nets}")
+    if not problems:
+        print(f"checks passed in every run; the players' total net: {first:,.2f}")
+    return problems
+
+
+def limits(split: Split, rates: list[Rate], ceiling: Rate) -> str:
+    """Where one settlement's time goes, and what that says limits the workers."""
+    per_round = 1000 * split.total / split.rounds
+    orm = 1000 * split.rest / split.rounds
+    parts = {
+        "engine (state in, replay, pickle)": split.ms("engine"),
+        f"{split.statements['reads'] / split.rounds:.0f} reads": split.ms("reads"),
+        f"{split.statements['writes'] / split.rounds:.0f} writes": split.ms("writes"),
+        "commit": split.ms("commit"),
+        "Django and Python around them": orm,
+    }
+    shares = ", ".join(f"{name} {ms:.1f} ms ({ms / per_round:.0%})" for name, ms in parts.items())
+    best = max(rates, key=lambda r: r.rounds_per_s / r.processes)
+    a_round = 1000 * best.processes / best.rounds_per_s
+    statements = split.statements.total() / split.rounds
+    causes = {
+        "Django and Python around the SQL": orm,
+        f"PostgreSQL ({statements:.0f} statements and the commit; the ceiling's whole round"
+        f" takes {1000 / ceiling.rounds_per_s:.1f} ms)": split.ms("reads")
+        + split.ms("writes")
+        + split.ms("commit"),
+        f"Celery around the task ({best.label}: {1000 * best.task:.1f} ms in the task,"
+        f" median of the worker log, of {a_round:.1f} ms a round)": a_round - 1000 * best.task,
+        "the engine": split.ms("engine"),
+    }
+    ranked = "; ".join(
+        f"{name} {ms:.1f} ms" for name, ms in sorted(causes.items(), key=lambda c: -c[1])
+    )
+    return (
+        f"one settlement in-process ({split.rounds} rounds): {per_round:.1f} ms = {shares}\n"
+        f"what limits it, a round, largest first: {ranked}. The workers, PostgreSQL and Redis"
+        f" share {os.cpu_count()} cores."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=600, help="rounds settled per timed run")
+    parser.add_argument(
+        "--workers", default="1,2", help="worker process counts, one timed run each (1,2)"
+    )
+    parser.add_argument("--concurrency", type=int, default=1, help="pool processes a worker")
+    parser.add_argument(
+        "--profile-rounds", type=int, default=20, help="rounds settled in-process, split"
+    )
+    parser.add_argument("--seed", type=int, default=625, help="random.Random seed of the dice")
+    parser.add_argument(
+        "--setup-processes",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes playing the rounds during the setup (not timed)",
+    )
+    args = parser.parse_args()
+    try:
+        args.worker_counts = [int(n) for n in args.workers.split(",")]
+    except ValueError:
+        parser.error("--workers takes counts separated by commas, e.g. 1,2")
+    if min(args.rounds, args.concurrency, args.profile_rounds, args.setup_processes) < 1:
+        parser.error("--rounds, --concurrency, --profile-rounds and --setup-processes: at least 1")
+    if not args.worker_counts or min(args.worker_counts) < 1:
+        parser.error("--workers: each count at least 1")
+
+    # SIGTERM unwinds like Ctrl-C, so the workers stop and the database is dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    name = f"casino_bench_{uuid.uuid4().hex[:12]}"
+    data_dir = Path(tempfile.mkdtemp(prefix="casino_bench_"))
+    problems: list[str] = []
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).flushdb()
+        url = database_create(name)
+        env = project_env(
+            DATABASE_URL=url,
+            CELERY_BROKER_URL=REDIS_URL,
+            CASINO_DATA_DIR=str(data_dir),
+            DJANGO_DEBUG="false",
+        )
+        done = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if done.returncode != 0:
+            output = f"{done.stdout}{done.stderr}".strip()
+            raise BenchFailure(f"manage.py migrate exited {done.returncode}:\n{output}")
+        for key in [k for k in os.environ if k.startswith(PROJECT_PREFIXES)]:
+            del os.environ[key]
+        os.environ.update(env)  # before django.setup(): settings read the environment
+        import django
+
+        django.setup()
+        problems = run(args, url, env, data_dir)
+    except BenchFailure as failure:
+        problems = [str(failure)]
+    finally:
+        workers_stop(list(RUNNING))
+        if "django.db" in sys.modules:
+            from django.db import connections
+
+            connections.close_all()
+        database_drop(name)
+        redis.Redis.from_url(REDIS_URL).flushdb()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    if problems:
+        print("FAILED:\n  " + "\n  ".join(problems))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
