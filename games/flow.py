@@ -74,5 +74,9 @@ VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = Mappin
 )
 
 # Wager kinds that are a fee, not a stake at risk: what they cost goes to fees.
+# Games where a stake can be reduced after it is placed (§ 623a.4(d): a don't bet), so the
+# stake on the layout is read from the ledger rather than taken as placed.
+STAKES_REDUCED = frozenset({"craps"})
+
 # The Extra Roll purchase (§ 675a.2(e)(3)) buys a second throw; it is never returned.
 FEE_KINDS = frozenset({"extra_roll"})

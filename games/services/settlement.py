@@ -32,8 +32,12 @@ class SettlementError(Exception):
 def round_settle(request_id: int, *, worker: str = "", now: datetime | None = None) -> str:
     """Settle the round of this request once; say what happened."""
     with transaction.atomic():
+        # One query: the request locked, its round and the round it continues read with it
+        # (only the request is locked: once a result is entered, nothing but its settlement
+        # writes the round, and that is behind the request's lock).
         request = (
-            SettlementRequest.objects.select_for_update(skip_locked=True)
+            SettlementRequest.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("round__previous")
             .filter(pk=request_id)
             .first()
         )
@@ -42,7 +46,7 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
             return "busy: another worker holds it" if exists else "no such request"
         if request.settled_at is not None:
             return "already settled"
-        round_ = Round.objects.select_for_update().get(pk=request.round_id)
+        round_ = request.round
         if round_.status != Round.Status.RESULT_ENTERED:
             raise SettlementError(f"{round_} is {round_.status}, not awaiting settlement")
         now = now or timezone.now()
@@ -65,7 +69,11 @@ def _settle(round_: Round, now: datetime) -> None:
     reduced = [(p, item) for p in played for item in p.outcome.extra.get("reduced", ())]
     refs = {r.wager for _, r in decided} | {item["wager"] for _, item in reduced}
     wagers = {w.ref: w for w in Wager.objects.filter(table_id=round_.table_id, ref__in=refs)}
-    on_layout = _on_layout(wagers.values())
+    on_layout = (
+        _on_layout(wagers.values())
+        if round_.game in flow.STAKES_REDUCED
+        else {w.pk: w.amount for w in wagers.values()}
+    )
 
     postings: list[Posting] = []
     for _, item in reduced:  # § 623a.4(d): a don't bet reduced; the difference comes back
