@@ -180,9 +180,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True  # no result backend: nobody reads results
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A worker that loses the broker cancels what it runs (Celery 6's default): every task
-# here can run again safely, and the settlement outbox sends what was cancelled again.
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A worker that loses the broker lets its running tasks finish (their late acks then fail
+# and the messages come back: a second settlement is a no-op). True, Celery 6's default,
+# kills the worker when Redis comes back here (celery#7185, #9250): seen in our tests.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_TIMEZONE = TIME_ZONE
