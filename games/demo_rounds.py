@@ -15,12 +15,11 @@ from typing import Any
 
 from casino.services.errors import FloorRefused
 from games.models import Round, Wager
-from games.replay import play
 from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
 from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import engine_get
-from games.services.rounds import result_enter, round_open, state_in, wagers_place
+from games.services.rounds import in_play, result_enter, round_open, state_in, wagers_place
 
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))
 Plan = list[dict[str, object]]
@@ -171,10 +170,7 @@ def _deal_pai_gow(round_: Round, rng: random.Random, by: Any, now: datetime) -> 
     rng.shuffle(tiles)
     stacks = [tiles[i : i + 4] for i in range(0, 32, 4)]
     result_enter(round_, "deal", {"stacks": stacks, "dice": _dice(rng, 3)}, by=by, now=now)
-    engine = engine_get(round_.game)
-    options = engine.parse_options(round_.options)
-    events = [(e.seq, e.event, e.payload) for e in round_.events.order_by("seq")]
-    _, played = play(engine, options, state_in(round_), events)
+    played = in_play(round_).played
     hands = next(p.outcome.extra["hands"] for p in played if p.event == "deal")
     settings = {}
     for wager in round_.wagers.all():

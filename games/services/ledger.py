@@ -97,6 +97,12 @@ def placement_post(
     )
 
 
+def house_side(net: Decimal, vigorish: Decimal, reduction: Decimal) -> Decimal:
+    """What the house pays (positive: the winnings at the posted odds) or takes (negative)
+    for a decided wager, before the vigorish and any payout limit reduction."""
+    return net + vigorish + reduction
+
+
 def decision_postings(
     wager: Wager,
     net: Decimal,
@@ -117,7 +123,7 @@ def decision_postings(
 
     if fee_kind:  # the Extra Roll purchase is spent, never at risk (§ 675a.2(e)(3))
         return [move(Account.LAYOUT, Account.FEES, stake, Kind.EXTRA_ROLL)]
-    house = net + vigorish + reduction
+    house = house_side(net, vigorish, reduction)
     lost = max(-house, ZERO)
     return [
         move(Account.LAYOUT, Account.INVENTORY, min(stake, lost), Kind.STAKE_LOST),

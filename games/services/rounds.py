@@ -19,7 +19,7 @@ from casino.services.errors import FloorRefused, permission_check
 from casino.services.floor import round_start_check, table_options_in_force
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
-from games.replay import play, state_loads
+from games.replay import Played, play, state_loads
 from games.rules.core import MalformedInput, Rejection
 from games.rules.core.engine import Engine
 from games.rules.core.money import parse_amount
@@ -35,36 +35,43 @@ Source = RoundEvent.Source
 
 @dataclass(frozen=True)
 class InPlay:
-    """A round's engine, options and state after its events so far."""
+    """A round's engine and options, its recorded events, what each engine event did, and
+    the state they lead to."""
 
     engine: Engine
     options: Any
-    state: Any
     events: list[RoundEvent]
+    played: list[Played]
+    state: Any
 
 
 def in_play(round_: Round) -> InPlay:
-    """The state the round's recorded events lead to, from the state it started in."""
+    """Play the round's recorded events from the state it started in (the one path the web
+    process, the settlement worker and the demo dealer share)."""
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
     events = list(round_.events.order_by("seq"))
-    state, _ = play(engine, options, state_in(round_), _triples(events))
-    return InPlay(engine, options, state, events)
+    state, played = play(engine, options, state_in(round_), _triples(events))
+    return InPlay(engine, options, events, played, state)
 
 
 def state_in(round_: Round) -> Any:
     """The engine state the round started in: the previous round's, or a fresh table's."""
+    if round_.previous is not None:
+        return state_after(round_.previous)
     engine = engine_get(round_.game)
-    options = engine.parse_options(round_.options)
-    previous = round_.previous
-    if previous is None:
-        return engine.new_state(options)
-    if previous.state_after:
+    return engine.new_state(engine.parse_options(round_.options))
+
+
+def state_after(round_: Round) -> Any:
+    """The engine state after a settled round: its cache, or its chain's events if the cache
+    cannot be read (written by another engine version)."""
+    if round_.state_after:
         try:
-            return state_loads(bytes(previous.state_after))
-        except Exception:  # a cache written by another engine version: rebuild from events
+            return state_loads(bytes(round_.state_after))
+        except Exception:
             pass
-    return state_after_replayed(previous)
+    return state_after_replayed(round_)
 
 
 def state_after_replayed(round_: Round) -> Any:
@@ -92,14 +99,7 @@ def working_wagers(table: Table) -> tuple[str, ...]:
     last = table.rounds.order_by("-number").first()
     if last is None or last.status != Round.Status.SETTLED:
         return ()
-    engine = engine_get(last.game)
-    try:
-        state = state_loads(bytes(last.state_after)) if last.state_after else None
-    except Exception:
-        state = None
-    if state is None:
-        state = state_after_replayed(last)
-    return engine.open_wagers(state)
+    return engine_get(last.game).open_wagers(state_after(last))
 
 
 def close_refusals(table: Table) -> list[str]:

@@ -16,10 +16,9 @@ from django.utils import timezone
 
 from games import flow
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest, Wager
-from games.replay import Played, play, rules_hash, state_dumps
-from games.rules.registry import engine_get
-from games.services.ledger import Posting, decision_postings, entry_post
-from games.services.rounds import state_in
+from games.replay import Played, rules_hash, state_dumps
+from games.services.ledger import Posting, decision_postings, entry_post, house_side
+from games.services.rounds import in_play
 
 Account = LedgerLine.Account
 ZERO = Decimal("0.00")
@@ -57,14 +56,10 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
 
 
 def _settle(round_: Round, now: datetime) -> None:
-    engine = engine_get(round_.game)
-    options = engine.parse_options(round_.options)
-    events = list(round_.events.order_by("seq"))
-    state, played = play(
-        engine, options, state_in(round_), [(e.seq, e.event, e.payload) for e in events]
-    )
+    current = in_play(round_)
+    played = current.played
     _no_rejection_check(round_, played)
-    event_by_seq = {e.seq: e for e in events}
+    event_by_seq = {e.seq: e for e in current.events}
     decided = [(p, r) for p in played for r in p.outcome.resolutions]
     reduced = [(p, item) for p in played for item in p.outcome.extra.get("reduced", ())]
     refs = {r.wager for _, r in decided} | {item["wager"] for _, item in reduced}
@@ -95,7 +90,7 @@ def _settle(round_: Round, now: datetime) -> None:
         stake = on_layout[wager.pk]
         vigorish = _money(decision.extra.get("vig"))
         reduction = _money(decision.extra.get("payout_limit_reduction"))
-        winnings = max(decision.net + vigorish + reduction, ZERO)
+        winnings = max(house_side(decision.net, vigorish, reduction), ZERO)
         resolutions.append(
             Resolution(
                 wager=wager,
@@ -130,7 +125,7 @@ def _settle(round_: Round, now: datetime) -> None:
     )
     round_.status, round_.settled_at = Round.Status.SETTLED, now
     round_.rules_hash = rules_hash(round_.game)
-    round_.state_after = state_dumps(state)
+    round_.state_after = state_dumps(current.state)
     round_.save(update_fields=["status", "settled_at", "rules_hash", "state_after"])
 
 
