@@ -130,9 +130,9 @@ def _after_delete(sender: type[models.Model], instance: models.Model, **kwargs: 
     _write(instance, AuditEntry.Action.DELETED, snapshot(instance), None)
 
 
-def connect() -> None:
-    """Hook every audited model (called once from the app's ready())."""
-    for model in AUDITED:
+def connect(models_: tuple[type[models.Model], ...] = AUDITED) -> None:
+    """Hook every audited model (called once from each app's ready())."""
+    for model in models_:
         uid = f"casino-audit-{model._meta.label_lower}"
         pre_save.connect(_before_save, sender=model, dispatch_uid=uid + "-pre")
         post_save.connect(_after_save, sender=model, dispatch_uid=uid + "-post")

@@ -33,12 +33,16 @@ VIEW_ROUNDS = [
         "settlementrequest",
     )
 ]
+VIEW_DEVICES = [f"devices.view_{model}" for model in ("device", "devicecredential", "deviceevent")]
 
 ROLES: dict[str, list[str]] = {
     "operations": [
         *VIEW_ALL,
         *VIEW_ROUNDS,
+        *VIEW_DEVICES,
         "games.run_round",
+        "devices.add_device",
+        "devices.operate_device",
         "casino.add_table",
         "casino.change_table",
         "casino.operate_table",
@@ -56,6 +60,7 @@ ROLES: dict[str, list[str]] = {
     "compliance": [
         *VIEW_ALL,
         *VIEW_ROUNDS,
+        *VIEW_DEVICES,
         "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",

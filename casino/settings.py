@@ -16,7 +16,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from casino.env import env_bool, env_int, env_list, env_str
+from casino.env import env_bool, env_float, env_int, env_json, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -218,6 +218,37 @@ CELERY_BEAT_SCHEDULE = {
         "task": "monitoring.equipment_schedule_check",
         "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
     },
+}
+
+# --- Devices (devices/) ----------------------------------------------------------------
+# Heartbeats and nonces land in Redis when there is one (the broker's, unless named),
+# else in the database (the embedded default; docs/adr/0006-device-credentials-and-heartbeats.md).
+CASINO_DEVICE_STORE_URL = env_str(
+    "CASINO_DEVICE_STORE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "database",
+)
+CASINO_DEVICE_STORE_PREFIX = env_str("CASINO_DEVICE_STORE_PREFIX", "casino:devices:")
+# Device secrets derive from this key (default: from SECRET_KEY; set it to rotate SECRET_KEY
+# without re-keying every device).
+CASINO_DEVICE_KEY = env_str("CASINO_DEVICE_KEY", "")
+# A signed request is refused when its timestamp is further than this from now.
+CASINO_DEVICE_CLOCK_SKEW_SECONDS = env_int("CASINO_DEVICE_CLOCK_SKEW_SECONDS", 30)
+# Heartbeats read a credential from a per-process cache this old at most.
+CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS = env_int("CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS", 2)
+# After a rotation the old secret keeps working this long, so the device can switch.
+CASINO_DEVICE_ROTATION_GRACE_SECONDS = env_int("CASINO_DEVICE_ROTATION_GRACE_SECONDS", 300)
+# Per kind, [interval seconds, missed intervals before stale], over devices/rules.py's
+# defaults, e.g. CASINO_DEVICE_HEARTBEATS='{"automated_shaker": [1, 3]}'.
+CASINO_DEVICE_HEARTBEATS = env_json("CASINO_DEVICE_HEARTBEATS", {})
+CELERY_BEAT_SCHEDULE["devices-watch"] = {
+    "task": "monitoring.devices_watch",
+    "schedule": env_float("CASINO_DEVICE_WATCH_SECONDS", 1.0),
+    "options": {"expires": 5},
+}
+CELERY_BEAT_SCHEDULE["heartbeats-flush"] = {
+    "task": "monitoring.heartbeats_flush",
+    "schedule": env_int("CASINO_DEVICE_FLUSH_SECONDS", 10),
+    "options": {"expires": 30},
 }
 
 # --- Security -------------------------------------------------------------------------

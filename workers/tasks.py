@@ -71,3 +71,33 @@ def settlement_sweep_task() -> int:
     from games.services.outbox import requests_sweep
 
     return requests_sweep(timezone.now())
+
+
+# --- devices --------------------------------------------------------------------------------
+
+
+@shared_task(name="monitoring.devices_watch", ignore_result=True, time_limit=30, soft_time_limit=20)
+def devices_watch_task() -> dict[str, int]:
+    """Beat's look at every device's last heartbeat: stale, active again, first heard."""
+    from django.utils import timezone
+
+    from devices.watch import devices_watch
+
+    done = devices_watch(timezone.now())
+    return {
+        "activated": len(done.activated),
+        "stale": len(done.stale),
+        "recovered": len(done.recovered),
+    }
+
+
+@shared_task(
+    name="monitoring.heartbeats_flush", ignore_result=True, time_limit=60, soft_time_limit=45
+)
+def heartbeats_flush_task() -> int:
+    """Write the heartbeat store's last-seen times back to the Device rows."""
+    from django.utils import timezone
+
+    from devices.watch import heartbeats_flush
+
+    return heartbeats_flush(timezone.now())

@@ -214,19 +214,24 @@ def compliance_refusals(table: Table, now: datetime) -> list[str]:
 
 
 def opening_refusals(table: Table, now: datetime) -> list[str]:
-    """Everything that stops the table opening now. Devices join this with issue 8."""
+    """Everything that stops the table opening now, its required devices included."""
+    from devices.gates import device_refusals  # devices build on the floor
+
     reasons = []
     if table.status == Table.Status.OPEN:
         reasons.append(f"{table.number} is already open")
-    return reasons + compliance_refusals(table, now) + _sic_bo_inspection_refusals(table, now)
+    reasons += compliance_refusals(table, now) + _sic_bo_inspection_refusals(table, now)
+    return reasons + device_refusals(table, now, opening=True)
 
 
 def round_start_refusals(table: Table, now: datetime) -> list[str]:
     """Everything that stops a round starting now: the table is open and still compliant."""
+    from devices.gates import device_refusals
+
     reasons = []
     if table.status != Table.Status.OPEN:
         reasons.append(f"{table.number} is {table.get_status_display().lower()}, not open")
-    return reasons + compliance_refusals(table, now)
+    return reasons + compliance_refusals(table, now) + device_refusals(table, now, opening=False)
 
 
 def round_start_check(table: Table, now: datetime) -> None:
@@ -254,6 +259,17 @@ def table_open(table: Table, *, by: Any, now: datetime) -> Table:
 def table_suspend(table: Table, *, by: Any, now: datetime) -> Table:
     """Stop play at an open table without closing it (a reading: docs/regulations.md)."""
     return _status_set(table, Table.Status.SUSPENDED, (Table.Status.OPEN,), by, now)
+
+
+def table_suspend_by_rule(table: Table, *, now: datetime) -> Table:
+    """Suspend an open table because a regulation says play stops (a device down: the
+    caller records why); no person acts, so no permission is asked."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if table.status == Table.Status.OPEN:
+            table.status, table.status_changed_at = Table.Status.SUSPENDED, now
+            table.save()
+        return table
 
 
 @by_actor

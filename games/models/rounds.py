@@ -90,6 +90,9 @@ class RoundEvent(AppendOnly):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    device = models.ForeignKey(
+        "devices.Device", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     at = models.DateTimeField()
     cite = models.CharField(max_length=64, blank=True)
 

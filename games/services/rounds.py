@@ -16,7 +16,8 @@ from django.db.models import Max
 
 from casino.models import Table
 from casino.services.errors import FloorRefused, permission_check
-from casino.services.floor import round_start_check, table_options_in_force
+from casino.services.floor import round_start_check, table_options_in_force, table_suspend_by_rule
+from devices import gates as device_gates
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
 from games.replay import Played, play, state_loads
@@ -162,11 +163,15 @@ def wagers_place(
     """Take these wagers, all or none: each numbered ROUND.N and checked by the engine."""
     permission_check(by, RUN, "place wagers")
     action = f"Wagers at {round_}"
+    source = _source(by, source)
     with transaction.atomic():
         round_ = _locked(round_)
-        _wagering_check(round_, action)
         if not isinstance(wagers, Sequence) or isinstance(wagers, str) or not wagers:
             raise FloorRefused(action, ["wagers must be a non-empty list"])
+        refusals = device_gates.extra_roll_refusals(round_, wagers, by)
+        if refusals:
+            raise FloorRefused(action, refusals)
+        _wagering_check(round_, action)
         taken = round_.wagers.count()
         rows = [
             _wager_row(round_, wager, f"{round_.number}.{taken + index + 1}", index, now)
@@ -220,6 +225,7 @@ def round_event(
     """A wagering event other than new wagers (Craps remove/working/pass_dice, Pai Gow bank)."""
     permission_check(by, RUN, "act on a round")
     action = f"{event} at {round_}"
+    source = _source(by, source)
     with transaction.atomic():
         round_ = _locked(round_)
         _wagering_check(round_, action)
@@ -235,6 +241,7 @@ def round_event(
 def no_more_bets(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
     """Wagering closes (§ 675a.4(a), § 621a.8, § 625a.4): no wager is taken after this."""
     permission_check(by, RUN, 'call "no more bets"')
+    source = _source(by, source)
     with transaction.atomic():
         round_ = _locked(round_)
         if round_.status != Round.Status.OPEN:
@@ -262,6 +269,7 @@ def result_enter(
     writes its settlement request in the same transaction."""
     permission_check(by, RUN, "enter a result")
     action = f"{event} at {round_}"
+    source = _source(by, source)
     with transaction.atomic():
         round_ = _locked(round_)
         if round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
@@ -269,9 +277,19 @@ def result_enter(
         if event not in flow.RESULT_EVENTS[round_.game]:
             allowed = sorted(flow.RESULT_EVENTS[round_.game])
             raise FloorRefused(action, [f"{event!r} is not a result here; these are: {allowed}"])
+        refusals = device_gates.result_refusals(round_, event, payload, by)
+        if refusals:
+            raise FloorRefused(action, refusals)
+        payload = _with_generator_number(round_, event, payload)
         if round_.status == Round.Status.OPEN:
             _close(round_, by=by, now=now, source=source)
-        _, state = _event_record(round_, event, payload, action, by=by, now=now, source=source)
+        # § 625a.7(b): with the illumination device down the round is still settled, and
+        # then gaming at the table ceases until the device is fixed.
+        unlit = round_.game == "sic_bo" and device_gates.illumination_down(round_.table)
+        _, state = _event_record(
+            round_, event, payload, action, by=by, now=now, source=source,
+            cite=device_gates.ILLUMINATION_DOWN if unlit else "",
+        )  # fmt: skip
         if _ends_round(round_, event, state):
             round_.status, round_.result_at = Round.Status.RESULT_ENTERED, now
             round_.save(update_fields=["status", "result_at"])
@@ -279,7 +297,51 @@ def result_enter(
                 round=round_, created_at=now, sent_at=now, sends=1
             )
             transaction.on_commit(lambda: requests_send([request.pk]), robust=True)
+            if unlit:
+                table_suspend_by_rule(round_.table, now=now)
         return round_
+
+
+def generator_number_post(
+    round_: Round, number: object, *, by: Any, now: datetime, source: str = Source.DEVICE
+) -> Round:
+    """The Pai Gow generator's number for this round (§ 621a.6(a)(1)): "no more bets", then
+    the number, which the dealer's deal from the stacks then uses (§ 621a.6(b), (c))."""
+    permission_check(by, RUN, "post a starting number")
+    action = f"The generator's number at {round_}"
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = _locked(round_)
+        reasons = []
+        if round_.game != "pai_gow":
+            reasons.append(f"{round_} is not a Pai Gow round")
+        elif round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+            reasons.append(f"{round_} is {round_.get_status_display().lower()}")
+        elif not device_gates.is_device(by) or by.kind != "pai_gow_rng":
+            reasons.append("the number is posted by the table's random number generator")
+        elif by.table_id != round_.table_id:
+            reasons.append(f"{by} serves {by.table.number}, not {round_.table.number}")
+        elif round_.events.filter(event__in=("rng_number", "deal")).exists():
+            reasons.append("this round's starting position is already given")
+        elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            reasons.append("the number must be a whole number from 1 (§ 621a.6(c))")
+        if reasons:
+            raise FloorRefused(action, reasons)
+        if round_.status == Round.Status.OPEN:
+            _close(round_, by=by, now=now, source=source)
+        _append(round_, "rng_number", number, by, now, source, device_gates.STARTING_POSITION)
+        return round_
+
+
+def _with_generator_number(round_: Round, event: str, payload: object) -> object:
+    """A Pai Gow deal from the stacks, given neither dice nor a number, takes the number
+    the generator posted for the round."""
+    if round_.game != "pai_gow" or event != "deal" or not isinstance(payload, Mapping):
+        return payload
+    if "stacks" not in payload or "dice" in payload or "rng" in payload:
+        return payload
+    number = device_gates.generator_number(round_)
+    return payload if number is None else {**payload, "rng": number}
 
 
 def no_roll(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
@@ -323,7 +385,14 @@ def _locked(round_: Round) -> Round:
 
 
 def _user(by: Any) -> Any:
+    """The person who acted (a device acts in its own name: RoundEvent.device)."""
+    if device_gates.is_device(by):
+        return None
     return by if getattr(by, "pk", None) is not None else None
+
+
+def _source(by: Any, source: str) -> str:
+    return Source.DEVICE if device_gates.is_device(by) else source
 
 
 def _wagering_check(round_: Round, action: str) -> None:
@@ -351,6 +420,7 @@ def _event_record(
     by: Any,
     now: datetime,
     source: str,
+    cite: str = "",
 ) -> tuple[RoundEvent, Any]:
     """Step the engine; refuse with its words, or record the event (and give the state)."""
     current = in_play(round_)
@@ -360,7 +430,7 @@ def _event_record(
         raise FloorRefused(action, [str(error)]) from None
     if outcome.rejected:
         raise FloorRefused(action, [_rejection_text(r) for r in outcome.rejected])
-    return _append(round_, event, payload, by, now, source, ""), state
+    return _append(round_, event, payload, by, now, source, cite), state
 
 
 def _rejection_text(rejection: Rejection) -> str:
@@ -379,6 +449,7 @@ def _append(
         payload=payload,
         source=source,
         entered_by=_user(by),
+        device=by if device_gates.is_device(by) else None,
         at=now,
         cite=cite,
     )

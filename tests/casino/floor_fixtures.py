@@ -312,6 +312,7 @@ def compliant_table(
     with_location: bool = True,
     with_sets: bool = True,
     with_inspections: bool = True,
+    with_devices: bool = True,
     open_table: bool = False,
 ) -> Floor:
     """A table of `game` with everything the gates ask for at `now`, each part optional.
@@ -365,6 +366,10 @@ def compliant_table(
                 tiles_inspected(row, now=now)
     if game == "sic_bo" and with_inspections:
         sic_bo_inspected(table, now=now)
+    if with_devices:
+        from tests.devices.device_fixtures import devices_ready
+
+        devices_ready(table, now=now)
     if open_table:
         table_open(table, by=operations(), now=now)
     floor.refresh()

@@ -155,7 +155,7 @@ def _count(options: PaiGowOptions, payload: dict) -> int:
         raise MalformedInput("deal", 'a deal from the stacks needs "dice" or "rng", not both')
     if "dice" in payload:
         dice = parse_dice(payload["dice"], "deal.dice")
-        if options.starting_position != SHAKER:
+        if options.starting_position != SHAKER and not options.shaker_if_rng_down:
             raise RuleViolation(
                 "This table uses a random number generator, not the Pai Gow shaker",
                 cite("621a.6(a)(1)"),

@@ -3,8 +3,9 @@
 Chapter 621a leaves to the Rules Submission: player banking (§ 621a.9(a)) and
 co-banking (§ 621a.9(e)), wagers on two adjacent betting areas (§ 621a.5(d)), the
 alternative dealing styles (§ 621a.7(a)), a random number generator in place of the
-shaker (§ 621a.6(a)(1)) and the dealer's wager against a player bank (§ 621a.9(h)).
-The defaults offer everything the chapter allows; a submission narrows them.
+shaker (§ 621a.6(a)(1)), with or without the shaker when the generator is down, and
+the dealer's wager against a player bank (§ 621a.9(h)). The defaults offer everything the
+chapter allows; a submission narrows them.
 """
 
 from collections.abc import Mapping
@@ -23,6 +24,7 @@ OPTION_NAMES = (
     "adjacent_betting_areas",
     "dealing_styles",
     "starting_position",
+    "shaker_if_rng_down",
     "dealer_wager_against_bank",
     "min_wager",
     "max_wager",
@@ -42,6 +44,7 @@ class PaiGowOptions:
     adjacent_betting_areas: bool = True
     dealing_styles: tuple[str, ...] = ALTERNATIVE_STYLES
     starting_position: str = SHAKER
+    shaker_if_rng_down: bool = False  # the shaker when the generator is down (§ 621a.6(a))
     dealer_wager_against_bank: Decimal | None = None
     limits: TableLimits = field(default_factory=lambda: TableLimits(Decimal("5"), Decimal("5000")))
 
@@ -56,12 +59,20 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
             "options.co_banking",
             "co-banking is offered to a player bank (§ 621a.9(e)): it needs player_banking",
         )
+    starting_position = option_choice(raw, "starting_position", STARTING_POSITIONS, SHAKER)
+    shaker_if_rng_down = option_flag(raw, "shaker_if_rng_down", False)
+    if shaker_if_rng_down and starting_position != RNG:
+        raise MalformedInput(
+            "options.shaker_if_rng_down",
+            "falls back from a random number generator: it needs starting_position rng",
+        )
     return PaiGowOptions(
         player_banking=player_banking,
         co_banking=co_banking and player_banking,
         adjacent_betting_areas=option_flag(raw, "adjacent_betting_areas", True),
         dealing_styles=_dealing_styles(raw),
-        starting_position=option_choice(raw, "starting_position", STARTING_POSITIONS, SHAKER),
+        starting_position=starting_position,
+        shaker_if_rng_down=shaker_if_rng_down,
         dealer_wager_against_bank=_dealer_wager(raw),
         limits=parse_table_limits(
             raw, default_minimum=Decimal("5"), default_maximum=Decimal("5000")
@@ -78,6 +89,7 @@ def describe_options(options: PaiGowOptions) -> dict[str, object]:
         "adjacent_betting_areas": options.adjacent_betting_areas,
         "dealing_styles": list(options.dealing_styles),
         "starting_position": options.starting_position,
+        "shaker_if_rng_down": options.shaker_if_rng_down,
         "dealer_wager_against_bank": LAST_WAGER
         if dealer_wager is None
         else format_money(dealer_wager),

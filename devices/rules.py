@@ -1,0 +1,180 @@
+"""What the regulations say about the electronics at a table, as data: the kinds of
+device, the approval each kind needs, what each may report, and which a table needs.
+
+Pure Python, like games/rules: the services read it, nothing here touches the database.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from games.rules.core import cite
+
+BGLO = "tested and approved by the Bureau of Gaming Laboratory Operations (58 Pa. Code § 461a.4)"
+EQUIPMENT = "approved as table game equipment (58 Pa. Code § 601a.10(a))"
+
+# What a device may post into its table's round (devices/views.py, devices/reports.py).
+DICE = "dice"  # the three dice of a Sic Bo round
+NUMBER = "number"  # the Pai Gow starting position
+SELECTION = "selection"  # the Power Odds selection, made before the throw
+EXTRA_ROLL = "extra_roll"  # an Extra Roll purchased at the device's betting position
+LOCK_OUT = "lock_out"  # the lock-out engaged at "no more bets"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of device: what it is, the section that puts it on the table, the approval
+    it needs, the game it serves, whether it sits at a betting position, what it reports,
+    and its heartbeat: one every `interval` seconds, stale after `missed` missed."""
+
+    key: str
+    label: str
+    cite: str
+    approval: str
+    game: str
+    per_position: bool = False
+    reports: str = ""
+    interval: int = 5
+    missed: int = 3
+
+
+KINDS: Mapping[str, Kind] = MappingProxyType(
+    {
+        kind.key: kind
+        for kind in (
+            Kind(
+                "extra_roll_device",
+                "Extra Roll wagering device",
+                cite("675a.1(c)(1)"),
+                EQUIPMENT,
+                "high_roll_dice",
+                per_position=True,
+                reports=EXTRA_ROLL,
+            ),
+            Kind(
+                "extra_roll_lockout",
+                "Extra Roll lock-out control",
+                cite("675a.1(c)(2)"),
+                EQUIPMENT,
+                "high_roll_dice",
+                reports=LOCK_OUT,
+            ),
+            Kind(
+                "illumination_device",
+                "Sic Bo illumination device",
+                cite("625a.1(b)"),
+                BGLO,
+                "sic_bo",
+                interval=2,
+            ),
+            Kind(
+                "automated_shaker",
+                "automated Sic Bo shaker",
+                cite("625a.1(d)(2)"),
+                BGLO,
+                "sic_bo",
+                reports=DICE,
+                interval=2,
+            ),
+            Kind(
+                "pai_gow_rng",
+                "Pai Gow random number generator",
+                cite("621a.2(e)"),
+                BGLO,
+                "pai_gow",
+                reports=NUMBER,
+            ),
+            Kind(
+                "power_odds_rng",
+                "Power Odds random number generator",
+                cite("623b.5(a)"),
+                BGLO,
+                "craps",
+                reports=SELECTION,
+            ),
+            Kind(
+                "electronic_table",
+                "fully automated or hybrid Craps table system",
+                f"{cite('623b.2(a)')}, § 623b.4(a)",
+                BGLO,
+                "craps",
+            ),
+        )
+    }
+)
+
+# Statuses (the Device model's choices take these values).
+REGISTERED = "registered"
+ACTIVE = "active"
+STALE = "stale"
+FAULTED = "faulted"
+OUT_OF_ORDER = "out_of_order"
+RETIRED = "retired"
+STATUSES = (REGISTERED, ACTIVE, STALE, FAULTED, OUT_OF_ORDER, RETIRED)
+# The heartbeat watch moves these, and only these, between each other.
+WATCHED = (REGISTERED, ACTIVE, STALE)
+
+
+@dataclass(frozen=True)
+class Need:
+    """A device a table needs: its kind, the betting position it serves (or None for the
+    table), the section that asks for it, whether the table may start a round without it,
+    and whether marking it out of order lets the table play on without it."""
+
+    kind: str
+    position: int | None
+    cite: str
+    blocks_rounds: bool = True
+    out_of_order_ok: bool = False
+
+    def label(self) -> str:
+        where = f" at betting position {self.position}" if self.position else ""
+        return f"the {KINDS[self.kind].label}{where}"
+
+
+def needs(
+    game: str,
+    variant: str,
+    operation: str,
+    automated_shaker: bool,
+    seats: int,
+    options: Mapping[str, object],
+) -> tuple[Need, ...]:
+    """The devices a table must have active to open (docs/regulations.md, "Devices")."""
+    if game == "sic_bo":
+        found = [Need("illumination_device", None, cite("625a.1(b)"))]
+        if automated_shaker:
+            # § 625a.7(d): a shaker covered and marked out of order lets the manual one play.
+            found.append(Need("automated_shaker", None, cite("625a.7(d)"), out_of_order_ok=True))
+        return tuple(found)
+    if game == "high_roll_dice" and variant == "10_dice":
+        # § 675a.1(c): the table "must have" the system; a device down later stops the
+        # Extra Roll at its position (or the table's, for the lock-out), not the game.
+        lockout = Need("extra_roll_lockout", None, cite("675a.1(c)(2)"), blocks_rounds=False)
+        positions = (
+            Need("extra_roll_device", n, cite("675a.1(c)(1)"), blocks_rounds=False)
+            for n in range(1, seats + 1)
+        )
+        return (lockout, *positions)
+    if game == "pai_gow" and rng_only(options):
+        return (Need("pai_gow_rng", None, cite("621a.2(e)")),)
+    if game == "craps" and operation in ("hybrid", "electronic"):
+        return (Need("electronic_table", None, KINDS["electronic_table"].cite),)
+    return ()
+
+
+def rng_uses(options: Mapping[str, object]) -> bool:
+    """Pai Gow: the Rules Submission has the generator give the starting position."""
+    return options.get("starting_position") == "rng"
+
+
+def rng_only(options: Mapping[str, object]) -> bool:
+    """Pai Gow: the generator, with no shaker to fall back on when it is down."""
+    return rng_uses(options) and not options.get("shaker_if_rng_down", False)
+
+
+def stale_after(kind: str, overrides: Mapping[str, object] | None = None) -> tuple[int, int]:
+    """(interval, missed) for a kind, with the settings' override if there is one."""
+    found = KINDS[kind]
+    interval, missed = (overrides or {}).get(kind, (found.interval, found.missed))  # type: ignore[misc]
+    return int(interval), int(missed)

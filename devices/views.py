@@ -1,0 +1,141 @@
+"""The devices' own endpoints, signed with their credentials (devices/signing.py):
+
+    POST /devices/v1/heartbeat  {"device": id}
+    POST /devices/v1/condition  {"device": id, "condition": "fault"|"ok", "detail": "..."}
+    POST /devices/v1/report     {"device": id, "table": "SB-02", "round": 12, "dice": [..]}
+                                 (or "number", "selection", "extra_roll", "lock_out")
+
+Plain Django views, not DRF: the heartbeat is the hot path and does no more than check
+the signature and write to the store. Every refusal is JSON {"error", "detail"}:
+401 for the signature, 403 for a device speaking for another, 400 for a malformed body,
+409 for what the floor refuses (with its reasons), 503 when the store is unreachable.
+"""
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from casino.services.errors import FloorRefused
+from devices import auth, reports
+from devices.models import Device
+from devices.services import fault_clear, fault_report
+from devices.signing import SignatureRefused
+from devices.store import StoreUnavailable, store
+
+log = logging.getLogger(__name__)
+clock: Callable[[], float] = time.time  # the tests set the clock
+MAX_BODY = 4096
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, error: str, detail: str | list[str]) -> None:
+        self.status, self.error, self.detail = status, error, detail
+        super().__init__(detail)
+
+
+def _refusal(status: int, error: str, detail: str | list[str]) -> JsonResponse:
+    return JsonResponse({"error": error, "detail": detail}, status=status)
+
+
+def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], HttpResponse]):
+    """Check method, size, signature and body, then run the handler; every refusal as JSON."""
+
+    @csrf_exempt
+    def view(request: HttpRequest) -> HttpResponse:
+        if request.method != "POST":
+            return _refusal(405, "method_not_allowed", "POST a signed JSON body")
+        if len(request.body) > MAX_BODY:
+            return _refusal(400, "body_too_large", f"the body is over {MAX_BODY} bytes")
+        now = clock()
+        try:
+            cached = handler is heartbeat_handle
+            caller, nonce = auth.request_verify(request, now, cached=cached)
+            body = _body(request, caller)
+            return handler(request, caller, body | {"_nonce": nonce}, now)
+        except SignatureRefused as refused:
+            log.warning("device request refused: %s", refused.reason)
+            return _refusal(401, "signature_refused", refused.reason)
+        except BadRequest as bad:
+            return _refusal(bad.status, bad.error, bad.detail)
+        except FloorRefused as refused:
+            return _refusal(409, "refused", refused.reasons)
+        except StoreUnavailable as down:
+            log.error("device store unreachable: %s", down)
+            return _refusal(503, "store_unavailable", "the heartbeat store is unreachable")
+
+    view.__name__ = view.__qualname__ = handler.__name__.removesuffix("_handle")
+    return view
+
+
+def _body(request: HttpRequest, caller: auth.Caller) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest(400, "malformed_body", "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest(400, "malformed_body", "the body must be a JSON object")
+    device = body.get("device")
+    if isinstance(device, bool) or not isinstance(device, int):
+        raise BadRequest(400, "malformed_body", "device must be the device's id, a whole number")
+    if device != caller.device_id:
+        raise BadRequest(
+            403,
+            "wrong_device",
+            f"device {caller.device_id} may speak only for itself, not {device}",
+        )
+    return body
+
+
+def _claim(caller: auth.Caller, nonce: str, now: float) -> None:
+    if not store().nonce_claim(caller.key_id, nonce, now):
+        raise SignatureRefused("the nonce has been used: a replayed request")
+
+
+def heartbeat_handle(
+    request: HttpRequest, caller: auth.Caller, body: dict, now: float
+) -> HttpResponse:
+    unknown = sorted(set(body) - {"device", "_nonce"})
+    if unknown:
+        raise BadRequest(400, "malformed_body", f"{unknown[0]} is not a heartbeat field")
+    new = store().heartbeat(caller.device_id, caller.kind, caller.key_id, body["_nonce"], now)
+    if not new:
+        raise SignatureRefused("the nonce has been used: a replayed request")
+    return HttpResponse(status=204)
+
+
+def condition_handle(
+    request: HttpRequest, caller: auth.Caller, body: dict, now: float
+) -> HttpResponse:
+    condition, detail = body.get("condition"), body.get("detail", "")
+    if condition not in ("fault", "ok"):
+        raise BadRequest(400, "malformed_body", 'condition must be "fault" or "ok"')
+    if not isinstance(detail, str) or len(detail) > 500:
+        raise BadRequest(400, "malformed_body", "detail must be text of at most 500 characters")
+    _claim(caller, body["_nonce"], now)
+    device = Device.objects.select_related("table").get(pk=caller.device_id)
+    change = fault_report if condition == "fault" else fault_clear
+    device = change(device, detail, now=auth.moment(now))
+    return JsonResponse({"device": device.pk, "status": device.status})
+
+
+def report_handle(
+    request: HttpRequest, caller: auth.Caller, body: dict, now: float
+) -> HttpResponse:
+    device = Device.objects.select_related("table").get(pk=caller.device_id)
+    try:
+        request_ = reports.report_read(device, body)
+    except reports.ReportRefused as refused:
+        raise BadRequest(refused.status, refused.error, refused.detail) from None
+    _claim(caller, body["_nonce"], now)
+    round_ = reports.report_apply(device, request_, now=auth.moment(now))
+    return JsonResponse({"round": str(round_), "status": round_.status})
+
+
+heartbeat = device_endpoint(heartbeat_handle)
+condition = device_endpoint(condition_handle)
+report = device_endpoint(report_handle)
