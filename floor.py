@@ -15,6 +15,7 @@ CELERY_BROKER_URL switch to PostgreSQL and Redis.
 from __future__ import annotations  # a clear message below, even on an old Python
 
 import argparse
+import contextlib
 import hashlib
 import os
 import signal
@@ -70,7 +71,8 @@ def run_tests(pytest_args: list[str]) -> int:
 
 
 class Floor:
-    """The web server, a worker and beat as child processes, stopped together."""
+    """The web server, the device simulator, a worker and beat as child processes, stopped
+    together."""
 
     def __init__(self, python: Path, host: str, port: int) -> None:
         self.python = str(python)
@@ -80,21 +82,27 @@ class Floor:
             "worker": [self.python, "-m", "celery", "-A", "casino", "worker", "-Q", QUEUES,
                        "-n", "floor-worker@%h", "--concurrency", "2", "-l", "INFO"],
             "beat": [self.python, "-m", "celery", "-A", "casino", "beat", "-l", "INFO"],
+            # The demo floor's shakers, sensors and generators, heartbeating over HTTP.
+            "devices": [self.python, "manage.py", "simulate_devices", "--url", self.base],
         }  # fmt: skip
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.stopping = threading.Event()
 
     def start(self) -> None:
-        """Start every process, each in its own session so Ctrl-C reaches only us."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        for name, command in self.commands.items():
-            process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-            self.processes[name] = process
-            threading.Thread(target=self._relay, args=(name, process), daemon=True).start()
+        """The web server first; the devices once it answers, then the worker and beat, so
+        the heartbeat watch never starts before the devices it watches."""
+        self._spawn("web")
         threading.Thread(target=self._announce, daemon=True).start()
+
+    def _spawn(self, name: str) -> None:
+        """Start one process in its own session, so Ctrl-C reaches only us."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        process = subprocess.Popen(
+            self.commands[name], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        self.processes[name] = process
+        threading.Thread(target=self._relay, args=(name, process), daemon=True).start()
 
     def _relay(self, name: str, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
@@ -116,6 +124,12 @@ class Floor:
                 say("the web server did not answer within two minutes")
                 return
             time.sleep(0.5)
+        if self.stopping.is_set():
+            return
+        self._spawn("devices")
+        time.sleep(3)  # the devices' first heartbeats land before the watch starts
+        for name in ("worker", "beat"):
+            self._spawn(name)
         ping = subprocess.run(
             [self.python, "manage.py", "ping_workers", "--timeout", "60"],
             cwd=ROOT, capture_output=True, text=True,
@@ -140,7 +154,9 @@ class Floor:
             *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
             *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
             "  Recall one: .venv/bin/python manage.py recall SB-01:1",
-            "Ctrl-C stops the web server, the worker and beat.",
+            "  Devices: the simulator keeps them beating; HR-01's Extra Roll device at",
+            "  position 6 goes quiet after a minute and comes back (Admin > Devices).",
+            "Ctrl-C stops the web server, the devices, the worker and beat.",
             "",
         ]
         print("\n".join(f"floor | {line}" for line in banner), flush=True)
@@ -148,7 +164,7 @@ class Floor:
     def wait(self) -> int:
         """Until Ctrl-C (0) or until one process dies on its own (1)."""
         while not self.stopping.is_set():
-            for name, process in self.processes.items():
+            for name, process in list(self.processes.items()):
                 code = process.poll()
                 if code is not None:
                     say(f"{name} exited with code {code}; stopping the others")
@@ -158,13 +174,19 @@ class Floor:
         return 0
 
     def stop(self) -> None:
-        """SIGTERM to each process (a worker's warm shutdown), SIGKILL after 20 seconds."""
+        """SIGTERM to each process (a worker's warm shutdown), SIGKILL after 20 seconds.
+        Beat goes first, so the watch does not see the devices fall silent as they stop."""
         self.stopping.set()
-        for process in self.processes.values():
+        beat = self.processes.get("beat")
+        if beat is not None and beat.poll() is None:
+            beat.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                beat.wait(timeout=10)
+        for process in list(self.processes.values()):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 20
-        for name, process in self.processes.items():
+        for name, process in list(self.processes.items()):
             try:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:

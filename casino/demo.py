@@ -117,6 +117,18 @@ DEMO_TABLES: tuple[DemoTable, ...] = (
     DemoTable("TD-02", "three_dice_football", "standard", 12, D("10"), D("500")),
 )
 
+# The devices at the tables (devices/rules.py): (table, kind, position, serial).
+DEMO_DEVICES: tuple[tuple[str, str, int | None, str], ...] = (
+    ("HR-01", "extra_roll_lockout", None, "ERL-1001"),
+    *(("HR-01", "extra_roll_device", n, f"ERD-20{n:02d}") for n in range(1, 7)),
+    ("SB-01", "illumination_device", None, "SBI-3001"),
+    ("SB-02", "illumination_device", None, "SBI-3002"),
+    ("SB-02", "automated_shaker", None, "ASH-4001"),
+    ("EC-01", "electronic_table", None, "ECT-5001"),
+    ("PG-01", "pai_gow_rng", None, "RNG-6001"),
+)
+DEVICE_MAKER = "Keystone Table Systems"
+
 DUE_SOON_TABLE = "CR-02"
 OVERDUE_TABLE = "MC-01"  # left overdue on purpose: the floor shows the gate at work
 CLOSED_TABLE = "TD-02"
@@ -154,7 +166,10 @@ SUBMISSIONS: dict[str, tuple[list[str], list[str], dict[str, object]]] = {
             "player_banking": True,
             "co_banking": True,
             "dealing_styles": ["house_way_from_left", "chee_yee"],
-            "starting_position": "shaker",
+            # PG-01's generator gives the starting position; PG-02, with none, and PG-01
+            # while its generator is down, use the shaker (§ 621a.6(a)).
+            "starting_position": "rng",
+            "shaker_if_rng_down": True,
             "min_wager": "10",
             "max_wager": "5000",
         },
@@ -308,6 +323,7 @@ def _floor_build(holder: CertificateHolder, staff: Staff, now: datetime) -> None
             table.full_clean()
             table.save()
     _locations_approve(tables.values(), staff.compliance, now - timedelta(days=7))
+    _devices_install(tables, staff.ops, now - timedelta(days=7))
     received = now - timedelta(days=8)
     with acting_as(staff.ops):
         _craps_story(tables, staff.ops, now, received)
@@ -329,6 +345,34 @@ def _tables_configure(holder: CertificateHolder, ops: Any) -> dict[str, Table]:
             table.save()
             tables[spec.number] = table
     return tables
+
+
+def _devices_install(tables: dict[str, Table], ops: Any, at: datetime) -> None:
+    """Register each device with its approval; each says hello once, so the tables can
+    open. `simulate_devices` keeps them beating while the floor runs."""
+    from devices.rules import KINDS
+    from devices.services import device_register
+    from devices.store import store
+    from devices.watch import devices_watch
+
+    for number, kind, position, serial in DEMO_DEVICES:
+        issued = device_register(
+            tables[number],
+            kind=kind,
+            manufacturer=DEVICE_MAKER,
+            serial_number=serial,
+            firmware="4.2.1",
+            approval_reference=("BGLO-2026-" if "Laboratory" in KINDS[kind].approval else "BGO-")
+            + serial,
+            approved_at=(at - timedelta(days=30)).date(),
+            position=position,
+            by=ops,
+            now=at,
+        )
+        store().heartbeat(
+            issued.device.pk, kind, issued.key_id, f"demo-hello-{serial}", at.timestamp()
+        )
+    devices_watch(at)
 
 
 def _submissions_file(holder: CertificateHolder, staff: Staff, start: datetime) -> None:

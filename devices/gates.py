@@ -86,8 +86,11 @@ def _state(device: Device) -> str:
 # --- wagers ---------------------------------------------------------------------------------
 
 
-def extra_roll_refusals(round_: Any, wagers: Sequence[Mapping[str, object]], by: Any) -> list[str]:
-    """Each Extra Roll purchase refused by its devices or by the lock-out (§ 675a.1(c))."""
+def extra_roll_refusals(
+    round_: Any, wagers: Sequence[Mapping[str, object]], by: Any, first: int = 1
+) -> list[str]:
+    """Each Extra Roll purchase refused by its devices or by the lock-out (§ 675a.1(c)),
+    named by the ref it would have had (ROUND.N, `first` the next N), as the engine does."""
     purchases = [
         (i, w)
         for i, w in enumerate(wagers)
@@ -100,7 +103,7 @@ def extra_roll_refusals(round_: Any, wagers: Sequence[Mapping[str, object]], by:
     lockout = found.get(("extra_roll_lockout", None))
     reasons = []
     for index, wager in purchases:
-        where = f"wagers[{index}]"
+        where = f"{round_.number}.{first + index}"  # the ref it would have had
         if round_.status != round_.Status.OPEN:
             reasons.append(
                 f'{where}: the lock-out was engaged at "no more bets"; a later Extra Roll '

@@ -14,12 +14,20 @@ from decimal import Decimal
 from typing import Any
 
 from casino.services.errors import FloorRefused
+from devices.gates import device_of
 from games.models import Round, Wager
 from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
 from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import engine_get
-from games.services.rounds import in_play, result_enter, round_open, state_in, wagers_place
+from games.services.rounds import (
+    generator_number_post,
+    in_play,
+    result_enter,
+    round_open,
+    state_in,
+    wagers_place,
+)
 
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))
 Plan = list[dict[str, object]]
@@ -60,6 +68,9 @@ def _high_roll_dice(round_: Round, rng: random.Random) -> Plan:
         kinds.append(f"like_kind:{rng.randint(6, 8 if ten else 6)}")
         kinds.append("extra_roll" if ten and rng.random() < 0.5 else "millionaire:9")
         plan += [{"player": player, "kind": kind, "amount": amount} for kind in kinds]
+    for wager in plan:  # bought at the player's own Extra Roll device (§ 675a.1(c)(1))
+        if wager["kind"] == "extra_roll":
+            wager["position"] = PLAYERS.index(str(wager["player"])) + 1
     return plan
 
 
@@ -145,6 +156,9 @@ def _dice(rng: random.Random, count: int) -> list[int]:
 
 
 def _throw_sic_bo(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    shaker = device_of(round_.table, "automated_shaker")
+    if shaker is not None and shaker.status != shaker.Status.OUT_OF_ORDER:
+        by = shaker  # the automated shaker's own dice (§ 625a.7(d))
     result_enter(round_, "throw", _dice(rng, 3), by=by, now=now)
 
 
@@ -169,7 +183,12 @@ def _deal_pai_gow(round_: Round, rng: random.Random, by: Any, now: datetime) -> 
     tiles = [str(tile) for tile, count in TILE_SET.items() for _ in range(count)]
     rng.shuffle(tiles)
     stacks = [tiles[i : i + 4] for i in range(0, 32, 4)]
-    result_enter(round_, "deal", {"stacks": stacks, "dice": _dice(rng, 3)}, by=by, now=now)
+    generator = device_of(round_.table, "pai_gow_rng")
+    if generator is not None and generator.status == generator.Status.ACTIVE:
+        generator_number_post(round_, rng.randint(1, 36), by=generator, now=now)
+        result_enter(round_, "deal", {"stacks": stacks}, by=by, now=now)
+    else:
+        result_enter(round_, "deal", {"stacks": stacks, "dice": _dice(rng, 3)}, by=by, now=now)
     played = in_play(round_).played
     hands = next(p.outcome.extra["hands"] for p in played if p.event == "deal")
     settings = {}

@@ -168,11 +168,11 @@ def wagers_place(
         round_ = _locked(round_)
         if not isinstance(wagers, Sequence) or isinstance(wagers, str) or not wagers:
             raise FloorRefused(action, ["wagers must be a non-empty list"])
-        refusals = device_gates.extra_roll_refusals(round_, wagers, by)
+        taken = round_.wagers.count()
+        refusals = device_gates.extra_roll_refusals(round_, wagers, by, first=taken + 1)
         if refusals:
             raise FloorRefused(action, refusals)
         _wagering_check(round_, action)
-        taken = round_.wagers.count()
         rows = [
             _wager_row(round_, wager, f"{round_.number}.{taken + index + 1}", index, now)
             for index, wager in enumerate(wagers)

@@ -176,9 +176,10 @@ def test_every_table_in_play_has_its_sets_and_the_shaker_holds_dice_a_month(hold
 def test_every_change_is_attributed_to_a_named_user(holder):
     names = set(AuditEntry.objects.values_list("actor_name", flat=True))
     assert names == {"demo", OPS_USERNAME, COMPLIANCE_USERNAME, "system"}
-    # Only the schedule check (the beat task's work) is the system's.
+    # Only beat's work is the system's: the schedule check, and the heartbeat watch making
+    # each device active at its first heartbeat.
     system = AuditEntry.objects.filter(actor_name="system")
-    assert set(system.values_list("content_type__model", flat=True)) == {"setinplay"}
+    assert set(system.values_list("content_type__model", flat=True)) == {"setinplay", "device"}
 
 
 def test_loading_again_adds_nothing(holder, now):

@@ -107,10 +107,14 @@ ROUND_VIEWS = {
     )
 }
 
+DEVICE_VIEWS = {f"devices.view_{m}" for m in ("device", "devicecredential", "deviceevent")}
+
 
 def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
-    assert perms("operations") == VIEWS | ROUND_VIEWS | {
+    assert perms("operations") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS | {
         "games.run_round",
+        "devices.add_device",
+        "devices.operate_device",
         "casino.add_table",
         "casino.change_table",
         "casino.operate_table",
@@ -128,7 +132,7 @@ def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
 
 
 def test_the_compliance_group_approves_and_records_box_locations():
-    assert perms("compliance") == VIEWS | ROUND_VIEWS | {
+    assert perms("compliance") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS | {
         "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",

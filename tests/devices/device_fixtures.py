@@ -4,7 +4,7 @@ from datetime import date, datetime
 from typing import Any
 
 from casino.models import Table
-from casino.services.floor import _options_at  # noqa: PLC2701 - the options the gate reads
+from casino.services.floor import _options_at  # the options the gate reads
 from devices import rules, signing
 from devices.models import Device
 from devices.services import Issued, device_register
