@@ -281,7 +281,7 @@ def test_a_high_roll_dice_extra_roll_before_the_first_throw_is_refused():
         round_,
         wager("ann", "pip:5", "10"),
         wager("ann", "like_kind:4", "10"),
-        wager("ann", "extra_roll", "10"),
+        wager("ann", "extra_roll", "10", position=1),
     )
     with pytest.raises(FloorRefused) as refused:
         result(round_, "extra_roll", [1, 2, 3])
@@ -439,7 +439,7 @@ def test_an_extra_roll_bought_with_no_circle_left_working_does_not_block_the_nex
         first,
         wager("ann", "pip:2", "10"),
         wager("ann", "like_kind:3", "10"),
-        wager("ann", "extra_roll", "10"),
+        wager("ann", "extra_roll", "10", position=1),
     )
     result(first, "throw", [2, 2, 2, 3, 3, 4, 4, 5, 6, 1])
     if fresh(first).status == Round.Status.CLOSED:  # the round awaits the extra roll

@@ -320,7 +320,7 @@ def test_a_high_roll_dice_round_with_an_extra_roll():
         wager("ann", "like_kind:3", "10"),
         wager("bob", "pip:2", "5"),
         wager("bob", "like_kind:5", "5"),
-        wager("bob", "extra_roll", "5"),
+        wager("bob", "extra_roll", "5", position=2),
         wager("carl", "pip:6", "5"),
         wager("carl", "millionaire:10", "1"),
     )
@@ -368,7 +368,7 @@ def test_the_layout_holds_a_circle_left_working_for_the_extra_roll():
         round_,
         wager("bob", "pip:2", "5"),
         wager("bob", "like_kind:5", "5"),
-        wager("bob", "extra_roll", "5"),
+        wager("bob", "extra_roll", "5", position=2),
     )
     result(round_, "throw", [2, 2, 2, 3, 3, 4, 4, 5, 6, 1])
     assert not Resolution.objects.exists()

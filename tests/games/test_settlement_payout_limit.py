@@ -149,7 +149,7 @@ def test_the_limit_counts_what_the_first_roll_paid_when_the_extra_roll_pays():
         round_,
         wager("ann", "pip:2", "8000"),
         wager("ann", "like_kind:8", "8000"),
-        wager("ann", "extra_roll", "8000"),
+        wager("ann", "extra_roll", "8000", position=1),
     )
     result(round_, "throw", [2, 2, 2, 3, 3, 4, 4, 5, 6, 1])
     result(round_, "extra_roll", [2, 2, 2, 2, 2, 3, 4], now=T0 + 5 * M)
