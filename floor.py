@@ -155,7 +155,7 @@ class Floor:
             *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
             "  Recall one: .venv/bin/python manage.py recall SB-01:1",
             "  Devices: the simulator keeps them beating; HR-01's Extra Roll device at",
-            "  position 6 goes quiet after a minute and comes back (Admin > Devices).",
+            "  position 6 goes quiet every other minute and comes back (Admin > Devices).",
             "Ctrl-C stops the web server, the devices, the worker and beat.",
             "",
         ]

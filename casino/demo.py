@@ -286,6 +286,7 @@ def demo_floor_load(now: datetime | None = None) -> CertificateHolder:
         _floor_build(holder, staff, now)
     else:
         _morning_changeout(holder, staff.ops, now)
+        _devices_morning(holder, staff.ops, now)
     with acting_as(None):  # the beat task's work, done now so the flags are current
         schedule_check(now)
     return holder
@@ -352,7 +353,6 @@ def _devices_install(tables: dict[str, Table], ops: Any, at: datetime) -> None:
     open. `simulate_devices` keeps them beating while the floor runs."""
     from devices.rules import KINDS
     from devices.services import device_register
-    from devices.store import store
     from devices.watch import devices_watch
 
     for number, kind, position, serial in DEMO_DEVICES:
@@ -369,10 +369,36 @@ def _devices_install(tables: dict[str, Table], ops: Any, at: datetime) -> None:
             by=ops,
             now=at,
         )
-        store().heartbeat(
-            issued.device.pk, kind, issued.key_id, f"demo-hello-{serial}", at.timestamp()
-        )
+        _hello(issued.device, issued.key_id, at)
     devices_watch(at)
+
+
+def _hello(device: Any, key_id: str, at: datetime) -> None:
+    """One heartbeat, as the device gives when it is switched on."""
+    from devices.store import store
+
+    nonce = f"demo-hello-{device.pk}-{int(at.timestamp())}"
+    store().heartbeat(device.pk, device.kind, key_id, nonce, at.timestamp())
+
+
+def _devices_morning(holder: CertificateHolder, ops: Any, now: datetime) -> None:
+    """The devices switched on again, and a table their failure suspended reopened (the
+    floor may have stopped with a device silent); MC-01 stays suspended on purpose."""
+    from devices.models import Device
+    from devices.watch import devices_watch
+
+    devices = Device.objects.filter(table__holder=holder, status__in=["active", "stale"])
+    for device in devices:
+        credential = device.credentials.order_by("-issued_at").first()
+        if credential is not None:
+            _hello(device, credential.key_id, now)
+    devices_watch(now)
+    suspended = holder.tables.filter(status=Table.Status.SUSPENDED).exclude(number=OVERDUE_TABLE)
+    for table in suspended:
+        try:
+            table_open(table, by=ops, now=now)
+        except FloorRefused as refused:
+            log.warning("demo floor: %s stays suspended: %s", table.number, refused)
 
 
 def _submissions_file(holder: CertificateHolder, staff: Staff, start: datetime) -> None:

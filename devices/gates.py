@@ -150,7 +150,7 @@ def result_refusals(round_: Any, event: str, payload: object, by: Any) -> list[s
     if round_.game == "sic_bo" and event == "throw" and table.automated_shaker:
         shaker = device_of(table, "automated_shaker")
         if device is not None and device == shaker:
-            if device.status in (Status.FAULTED, Status.OUT_OF_ORDER):
+            if device.status != Status.ACTIVE:
                 return [f"{device} is {_state(device)}: its dice are not taken"]
             return []
         if shaker is not None and shaker.status != Status.OUT_OF_ORDER:
