@@ -172,7 +172,7 @@ def result_refusals(round_: Any, event: str, payload: object, by: Any) -> list[s
     if round_.game == "pai_gow" and event == "deal" and isinstance(payload, Mapping):
         return _starting_position_refusals(round_, payload, device)
     if device is not None and device.kind_info.reports == "":
-        return [f"a {device.kind_info.label} reports no results"]
+        return [f"{device.kind_info.label} reports no results"]
     return []
 
 

@@ -52,11 +52,13 @@ def report_read(device: Device, body: Mapping[str, Any]) -> Report:
     """The report's round and value, or ReportRefused naming what is wrong."""
     info = device.kind_info
     if not info.reports:
-        raise ReportRefused(403, "reports_nothing", f"a {info.label} reports no results")
+        raise ReportRefused(403, "reports_nothing", f"{rules.a(info.label)} reports no results")
     field = FIELDS[info.reports]
     unknown = sorted(set(body) - {"device", "table", "round", field, "_nonce"})
     if unknown:
-        raise ReportRefused(400, "malformed_body", f"a {info.label} does not report {unknown[0]}")
+        raise ReportRefused(
+            400, "malformed_body", f"{rules.a(info.label)} does not report {unknown[0]}"
+        )
     table = body.get("table")
     if not isinstance(table, str):
         raise ReportRefused(400, "malformed_body", "table must be the table's number")
@@ -68,7 +70,7 @@ def report_read(device: Device, body: Mapping[str, Any]) -> Report:
     if isinstance(number, bool) or not isinstance(number, int):
         raise ReportRefused(400, "malformed_body", "round must be the round's number")
     if field not in body:
-        raise ReportRefused(400, "malformed_body", f"a {info.label} reports {field}")
+        raise ReportRefused(400, "malformed_body", f"{rules.a(info.label)} reports {field}")
     value = body[field]
     if field == "lock_out" and value is not True:
         raise ReportRefused(400, "malformed_body", "lock_out must be true")

@@ -178,3 +178,8 @@ def stale_after(kind: str, overrides: Mapping[str, object] | None = None) -> tup
     found = KINDS[kind]
     interval, missed = (overrides or {}).get(kind, (found.interval, found.missed))  # type: ignore[misc]
     return int(interval), int(missed)
+
+
+def a(label: str) -> str:
+    """ "an automated Sic Bo shaker", "a Pai Gow random number generator"."""
+    return f"{'an' if label[0] in 'aeiouAEIOU' else 'a'} {label}"

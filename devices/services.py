@@ -5,18 +5,22 @@ Every status change goes through `status_move`, which writes the device event an
 a device stops working, applies the regulations' consequences (devices/consequences.py).
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from casino.models import Table
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from devices import rules, signing
 from devices.models import Device, DeviceCredential, DeviceEvent
-from devices.store import store
+from devices.store import StoreUnavailable, store
+
+log = logging.getLogger(__name__)
 
 Status = Device.Status
 Event = DeviceEvent.Kind
@@ -93,11 +97,13 @@ def device_register(
     }
     reasons = [f"name the {name.replace('_', ' ')}" for name, value in fields.items() if not value]
     if not fields["approval_reference"]:
-        reasons[-1] = f"name the approval: a {info.label} must be {info.approval}"
-    if approved_at is None or approved_at > now.date():
+        reasons[-1] = f"name the approval: {rules.a(info.label)} must be {info.approval}"
+    if approved_at is None or approved_at > timezone.localdate(now):
         reasons.append("the approval is recorded once given, not ahead of time")
     if table.game != info.game:
-        reasons.append(f"a {info.label} serves {info.game}, not {table.number}'s {table.game}")
+        reasons.append(
+            f"{rules.a(info.label)} serves {info.game}, not {table.number}'s {table.game}"
+        )
     elif kind == "automated_shaker" and not table.automated_shaker:
         reasons.append(f"{table.number} is not set up for an automated shaker (§ 625a.1(d)(2))")
     elif kind == "electronic_table" and table.operation not in ("hybrid", "electronic"):
@@ -105,17 +111,20 @@ def device_register(
     if info.per_position:
         if not isinstance(position, int) or not 1 <= position <= table.seats:
             reasons.append(
-                f"a {info.label} serves one betting position: 1 to {table.seats} at {table.number}"
+                f"{rules.a(info.label)} serves one betting position: 1 to {table.seats} "
+                f"at {table.number}"
             )
     elif position is not None:
-        reasons.append(f"a {info.label} serves the table, not a betting position")
+        reasons.append(f"{rules.a(info.label)} serves the table, not a betting position")
     if not reasons:
         taken = Device.objects.filter(table=table, kind=kind, position=position).exclude(
             status=Status.RETIRED
         )
         if taken.exists():
             where = f" at position {position}" if position else ""
-            reasons.append(f"{table.number} already has a {info.label}{where}: retire it first")
+            reasons.append(
+                f"{table.number} already has {rules.a(info.label)}{where}: retire it first"
+            )
         if Device.objects.filter(
             manufacturer=fields["manufacturer"], serial_number=fields["serial_number"]
         ).exists():
@@ -156,14 +165,15 @@ def credential_rotate(
     """A new secret; the device's other credentials stop after `grace_seconds` (default
     CASINO_DEVICE_ROTATION_GRACE_SECONDS), so it can switch without a gap."""
     permission_check(by, OPERATE, "rotate a device's secret")
-    if device.status == Status.RETIRED:
-        raise FloorRefused(f"Rotating {device}", [f"{device} is retired"])
     grace = (
         settings.CASINO_DEVICE_ROTATION_GRACE_SECONDS if grace_seconds is None else grace_seconds
     )
     if grace < 0:
         raise FloorRefused(f"Rotating {device}", ["the grace period cannot be negative"])
     with transaction.atomic():
+        device = Device.objects.select_for_update().select_related("table").get(pk=device.pk)
+        if device.status == Status.RETIRED:
+            raise FloorRefused(f"Rotating {device}", [f"{device} is retired"])
         ends = now + timedelta(seconds=grace)
         for old in device.credentials.filter(revoked_at__isnull=True):
             if old.expires_at is None or old.expires_at > ends:
@@ -218,9 +228,15 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
     permission_check(by, OPERATE, "retire a device")
     allowed = tuple(s for s in Status.values if s != Status.RETIRED)
     with transaction.atomic():
+        for credential in device.credentials.filter(revoked_at__isnull=True):
+            credential.revoked_at = now
+            credential.save(update_fields=["revoked_at"])  # one by one: each is audited
+            event_record(device, Event.CREDENTIAL_REVOKED, now=now, by=by, detail=credential.key_id)
         device = status_move(device, Status.RETIRED, allowed, Event.RETIRED, now=now, by=by)
-        device.credentials.filter(revoked_at__isnull=True).update(revoked_at=now)
-    store().forget(device.pk, device.kind)
+    try:
+        store().forget(device.pk, device.kind)
+    except StoreUnavailable as down:  # the watch passes retired devices by anyway
+        log.warning("retired %s; its last-seen stays in the store: %s", device, down)
     return device
 
 

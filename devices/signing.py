@@ -101,7 +101,7 @@ def headers_read(meta: dict[str, str]) -> tuple[str, str, str, str]:
     key_id, timestamp, nonce, signature = values
     if not KEY_FORM.match(key_id):
         raise SignatureRefused(f"{KEY} is not a device key id")
-    if not timestamp.isdigit() or len(timestamp) > 12:
+    if not (timestamp.isascii() and timestamp.isdigit()) or len(timestamp) > 12:
         raise SignatureRefused(f"{TIMESTAMP} must be Unix seconds")
     if not NONCE_FORM.match(nonce):
         raise SignatureRefused(f"{NONCE} must be 16 to 64 characters of A-Z a-z 0-9 _ -")

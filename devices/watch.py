@@ -60,6 +60,8 @@ def devices_watch(now: datetime) -> Watched:
             if last is None:
                 continue  # registered, never heard from
             fresh = moment - last <= allowed
+            if device.status == Status.REGISTERED:  # heard from since it was (re)registered
+                fresh = fresh and last >= device.status_changed_at.timestamp()
             try:
                 if device.status == Status.REGISTERED and fresh:
                     status_move(device, Status.ACTIVE, (Status.REGISTERED,), Event.ACTIVE, now=now)

@@ -1,0 +1,642 @@
+"""Play the devices of a holder's tables against a running floor, over real signed HTTP.
+
+    python manage.py simulate_devices [--url http://127.0.0.1:8000] [--holder NAME]
+        [--seconds N] [--quiet SERIAL ...] [--quiet-after S] [--quiet-for S] [--reports]
+
+At the start every device in service at the holder's tables gets a new credential
+(devices.services.credential_rotate, by the operations user, with the default grace so
+whatever held the old secret keeps working a while); the secrets stay in this process.
+Then each device sends a signed heartbeat to /devices/v1/heartbeat every interval of its
+kind (devices.watch.threshold), jittered a little. The --quiet devices (default on the
+demo floor: the Extra Roll device at HR-01 position 6; `--quiet none` for none) stop
+after --quiet-after seconds and resume --quiet-for seconds later, again and again, so
+the admin shows a device going stale and recovering (--quiet-for 0: quiet for good).
+
+With --reports, an active automated Sic Bo shaker throws the dice of its table's round
+(open or closed, with a wager, opened more than 3 s ago), and an active Pai Gow random
+number generator posts the round's starting number (1 to 36) unless it has one.
+
+The command rotates credentials in the database directly: run it with the same
+settings (database, CASINO_DEVICE_KEY) as the server at --url. One line per change it
+causes, a summary every 30 s; Ctrl-C (or SIGTERM) ends it after the current request.
+"""
+
+import http.client
+import json
+import logging
+import random
+import signal
+import time
+import urllib.parse
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.exceptions import PermissionDenied
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, connection
+from django.db.models import Q
+
+from casino.demo import DEMO_HOLDER, OPS_USERNAME
+from casino.models import CertificateHolder
+from casino.services.errors import FloorRefused
+from devices import rules, signing
+from devices.models import Device
+from devices.services import OPERATE, credential_rotate
+from devices.watch import threshold
+from games.models import Round
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = "/devices/v1/heartbeat"
+REPORT = "/devices/v1/report"
+DEMO_QUIET = ("HR-01", "extra_roll_device", 6)  # the demo floor's quiet device
+SUMMARY_SECONDS = 30.0
+RETRY_SECONDS = 3.0
+REPORT_CHECK_SECONDS = 1.0
+REPORT_AFTER = timedelta(seconds=3)  # a round's wagers get this long before the throw
+RNG_NUMBERS = (1, 36)
+MAX_WAIT = 0.5  # the loop looks at the clock at least this often
+
+# send(path, body, headers) -> (status, body); ServerDown when no answer came.
+Send = Callable[[str, bytes, dict[str, str]], tuple[int, bytes]]
+
+
+class ServerDown(Exception):
+    """The request got no HTTP answer: the server is down or unreachable."""
+
+
+class HttpSender:
+    """POST over one kept-alive connection (http.client), reopened when the server drops it."""
+
+    def __init__(self, url: str, timeout: float = 5.0) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CommandError(f"--url must be http://host[:port] or https://..., not {url!r}")
+        self.https = parts.scheme == "https"
+        self.host, self.port = parts.hostname, parts.port
+        self.prefix = parts.path.rstrip("/")  # a floor mounted under a path
+        self.timeout = timeout
+        self._connection: http.client.HTTPConnection | None = None
+
+    def _open(self) -> http.client.HTTPConnection:
+        if self._connection is None:
+            kind = http.client.HTTPSConnection if self.https else http.client.HTTPConnection
+            self._connection = kind(self.host, self.port, timeout=self.timeout)
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __call__(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        for attempt in (1, 2):
+            connection_ = self._open()
+            reused = connection_.sock is not None
+            try:
+                connection_.request(
+                    "POST", path, body=body, headers={"Content-Type": "application/json", **headers}
+                )
+                response = connection_.getresponse()
+                data = response.read()
+            except (BrokenPipeError, ConnectionResetError) as error:
+                # A kept-alive connection the server closed while idle: open a new one once.
+                # (http.client.RemoteDisconnected is a ConnectionResetError.)
+                self.close()
+                if reused and attempt == 1:
+                    continue
+                raise ServerDown(str(error) or type(error).__name__) from error
+            except (OSError, http.client.HTTPException) as error:
+                self.close()
+                raise ServerDown(str(error) or type(error).__name__) from error
+            if response.will_close:
+                self.close()
+            return response.status, data
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass
+class Simulated:
+    """A device as this process plays it: its credential and its schedule."""
+
+    device_id: int
+    kind: str
+    serial: str
+    label: str
+    table_id: int
+    table: str
+    status_at_start: str
+    key_id: str
+    secret: str
+    interval: float
+    quiet: bool = False
+    silent: bool = False
+    next_at: float = 0.0
+    answer: tuple[int, str] | None = None  # the last (status, error) it got
+
+    @property
+    def reports(self) -> str:
+        return rules.KINDS[self.kind].reports
+
+
+@dataclass
+class Tally:
+    heartbeats: Counter = field(default_factory=Counter)  # by status code
+    reports: Counter = field(default_factory=Counter)
+    unreachable: int = 0
+
+    @staticmethod
+    def _line(counts: Counter) -> str:
+        sent = sum(counts.values())
+        accepted = sum(n for status, n in counts.items() if 200 <= status < 300)
+        refused = ", ".join(
+            f"{status}: {n}" for status, n in sorted(counts.items()) if not 200 <= status < 300
+        )
+        return f"{sent} sent, {accepted} accepted, {sent - accepted} refused" + (
+            f" ({refused})" if refused else ""
+        )
+
+
+class Simulator:
+    """The loop: heartbeats on schedule, quiet devices, reports, summaries. The sender,
+    the clock (Unix seconds), the wait (returns True once stopped) and the randomness
+    are injectable; the tests run it against django.test.Client on a fake clock."""
+
+    def __init__(
+        self,
+        devices: Iterable[Simulated],
+        send: Send,
+        *,
+        write: Callable[[str], None],
+        seconds: float = 0,
+        quiet_after: float = 60,
+        quiet_for: float = 60,
+        reports: bool = False,
+        prefix: str = "",
+        where: str = "the server",
+        clock: Callable[[], float] = time.time,
+        wait: Callable[[float], bool] | None = None,
+        rng: random.Random | None = None,
+        summary_every: float = SUMMARY_SECONDS,
+    ) -> None:
+        self.devices = list(devices)
+        self.send, self.write = send, write
+        self.seconds, self.quiet_after, self.quiet_for = seconds, quiet_after, quiet_for
+        self.reports, self.prefix, self.where = reports, prefix, where
+        self.clock = clock
+        self.stopped_by = ""  # the signal's name, once one came
+        self.wait = wait or self._sleep
+        self.rng = rng or random.Random()
+        self.summary_every = summary_every
+        self.tally = Tally()
+        self.down_until: float | None = None
+        self.reported: set[tuple[int, int]] = set()  # (device, round) already posted
+        self.started = 0.0
+
+    # --- control -------------------------------------------------------------------------
+
+    def stop(self, why: str = "asked to stop") -> None:
+        """End after the current request. A signal handler calls this, so it only sets a
+        flag: no lock, no output (the loop says it stopped)."""
+        self.stopped_by = why
+
+    @property
+    def stopping(self) -> bool:
+        return bool(self.stopped_by)
+
+    def _sleep(self, seconds: float) -> bool:
+        time.sleep(seconds)  # at most MAX_WAIT; a signal's flag is seen when it ends
+        return self.stopping
+
+    def say(self, line: str) -> None:
+        self.write(f"{time.strftime('%H:%M:%S', time.localtime(self.clock()))} {line}")
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self) -> Tally:
+        now = self.started = self.clock()
+        for device in self.devices:  # the first beats spread over the first second or so
+            device.next_at = now + self.rng.uniform(0, min(device.interval, 1.0))
+        next_summary, next_reports = now + self.summary_every, now
+        end = now + self.seconds if self.seconds > 0 else None
+        while not self.stopping:
+            now = self.clock()
+            if end is not None and now >= end:
+                break
+            self._quiet_update(now)
+            if self.down_until is None or now >= self.down_until:
+                self._heartbeats(now)
+                if self.reports and now >= next_reports and not self._down():
+                    self._reports(now)
+                    next_reports = now + REPORT_CHECK_SECONDS
+            if now >= next_summary:
+                self.summary()
+                next_summary = now + self.summary_every
+            wake = min(
+                [now + MAX_WAIT, next_summary]
+                + ([end] if end is not None else [])
+                + (  # while the server is down, nothing is due before the retry
+                    [self.down_until]
+                    if self.down_until is not None
+                    else [d.next_at for d in self.devices if not d.silent]
+                )
+            )
+            if self.wait(max(0.0, wake - self.clock())):
+                break
+        if self.stopping:
+            self.say(f"{self.stopped_by}: stopped after the current request")
+        self.summary(final=True)
+        return self.tally
+
+    def _down(self) -> bool:
+        return self.down_until is not None
+
+    def _quiet_update(self, now: float) -> None:
+        elapsed = now - self.started
+        for device in self.devices:
+            if not device.quiet:
+                continue
+            silent = self._silent_at(elapsed)
+            if silent == device.silent:
+                continue
+            device.silent = silent
+            if silent:
+                allowed = threshold(device.kind)[2]
+                how_long = f"for {self.quiet_for:g} s" if self.quiet_for else "until stopped"
+                self.say(
+                    f"{device.label}: going quiet {how_long} (stale after {allowed:g} s of silence)"
+                )
+            else:
+                device.next_at = now
+                self.say(f"{device.label}: heartbeats resume after {self.quiet_for:g} s quiet")
+
+    def _silent_at(self, elapsed: float) -> bool:
+        if elapsed < self.quiet_after:
+            return False
+        if not self.quiet_for:
+            return True
+        return elapsed % (self.quiet_after + self.quiet_for) >= self.quiet_after
+
+    def _heartbeats(self, now: float) -> None:
+        due = sorted((d for d in self.devices if not d.silent and d.next_at <= now),
+                     key=lambda d: d.next_at)  # fmt: skip
+        for device in due:
+            if self.stopping:
+                return
+            body = json.dumps({"device": device.device_id}, separators=(",", ":")).encode()
+            answer = self._post(device, HEARTBEAT, body)
+            if answer is None:
+                return  # the server is down: try again in a few seconds
+            status, data = answer
+            self.tally.heartbeats[status] += 1
+            device.next_at = self.clock() + device.interval * self.rng.uniform(0.9, 1.1)
+            self._heartbeat_answered(device, status, data)
+
+    def _heartbeat_answered(self, device: Simulated, status: int, data: bytes) -> None:
+        was, device.answer = device.answer, (status, _error_of(status, data))
+        if 200 <= status < 300:
+            if was is None and device.status_at_start != rules.ACTIVE:
+                self.say(
+                    f"{device.label}: first heartbeat accepted; it was {device.status_at_start}, "
+                    "active at the watch's next pass"
+                )
+            elif was is not None and not 200 <= was[0] < 300:
+                self.say(f"{device.label}: heartbeats accepted again")
+        elif was != device.answer:
+            self.say(f"{device.label}: heartbeat refused, {status} {_detail_of(data)}")
+
+    def _post(self, device: Simulated, path: str, body: bytes) -> tuple[int, bytes] | None:
+        """Signed POST; None (and the loop waits) when the server does not answer."""
+        full = self.prefix + path
+        headers = signing.signed_headers(
+            device.key_id, device.secret, "POST", full, body, self.clock()
+        )
+        try:
+            answer = self.send(full, body, headers)
+        except ServerDown as error:
+            self.tally.unreachable += 1
+            if not self._down():
+                self.say(
+                    f"{self.where} does not answer ({error}); "
+                    f"trying again every {RETRY_SECONDS:g} s"
+                )
+            self.down_until = self.clock() + RETRY_SECONDS
+            return None
+        if self._down():
+            self.say(f"{self.where} answers again")
+            self.down_until = None
+        return answer
+
+    # --- reports -------------------------------------------------------------------------
+
+    def _reports(self, now: float) -> None:
+        try:
+            self._reports_post(now)
+        except DatabaseError as error:
+            self.say(f"reports skipped: the database is unreachable ({error})")
+            if not connection.in_atomic_block:
+                connection.close()  # reopened at the next query
+
+    def _reports_post(self, now: float) -> None:
+        moment = datetime.fromtimestamp(now, tz=UTC)
+        for device in self.devices:
+            if device.silent or device.reports not in (rules.DICE, rules.NUMBER):
+                continue
+            status = Device.objects.filter(pk=device.device_id).values_list("status", flat=True)
+            if status.first() != rules.ACTIVE:
+                continue
+            rounds = (
+                Round.objects.filter(
+                    table_id=device.table_id,
+                    status__in=(Round.Status.OPEN, Round.Status.CLOSED),
+                    opened_at__lt=moment - REPORT_AFTER,
+                    wagers__isnull=False,
+                )
+                .distinct()
+                .order_by("number")
+            )
+            if device.reports == rules.NUMBER:
+                rounds = rounds.exclude(events__event__in=("rng_number", "deal"))
+            for round_ in rounds:
+                if (device.device_id, round_.pk) in self.reported or self.stopping:
+                    continue
+                if not self._report(device, round_):
+                    return  # the server is down
+                self.reported.add((device.device_id, round_.pk))
+
+    def _report(self, device: Simulated, round_: Round) -> bool:
+        if device.reports == rules.DICE:
+            value: Any = [self.rng.randint(1, 6) for _ in range(3)]
+            what = "dice " + "-".join(map(str, value))
+        else:
+            value = self.rng.randint(*RNG_NUMBERS)
+            what = f"number {value}"
+        payload = {
+            "device": device.device_id,
+            "table": device.table,
+            "round": round_.number,
+            device.reports: value,
+        }
+        answer = self._post(device, REPORT, json.dumps(payload, separators=(",", ":")).encode())
+        if answer is None:
+            return False
+        status, data = answer
+        self.tally.reports[status] += 1
+        if 200 <= status < 300:
+            result = _json(data) or {}
+            self.say(
+                f"{device.label}: {device.table} round {round_.number} {what}: "
+                f"{result.get('status', status)}"
+            )
+        else:
+            self.say(
+                f"{device.label}: {device.table} round {round_.number} {what} refused, "
+                f"{status} {_detail_of(data)}"
+            )
+        return True
+
+    # --- summary -------------------------------------------------------------------------
+
+    def summary(self, *, final: bool = False) -> None:
+        elapsed = self.clock() - self.started
+        parts = [f"heartbeats {Tally._line(self.tally.heartbeats)}"]
+        if self.reports or self.tally.reports:
+            parts.append(f"reports {Tally._line(self.tally.reports)}")
+        if self.tally.unreachable:
+            parts.append(f"{self.tally.unreachable} got no answer")
+        quiet = [d.label for d in self.devices if d.silent]
+        if quiet:
+            parts.append("quiet now: " + ", ".join(quiet))
+        title = "stopped" if final else "summary"
+        self.say(f"{title} after {elapsed:.0f} s: " + "; ".join(parts))
+
+
+def _json(data: bytes) -> dict[str, Any] | None:
+    try:
+        found = json.loads(data or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _error_of(status: int, data: bytes) -> str:
+    return str((_json(data) or {}).get("error", "")) if not 200 <= status < 300 else ""
+
+
+def _detail_of(data: bytes) -> str:
+    """The refusal's JSON ({"error", "detail"}) as one line, or the start of the body."""
+    found = _json(data)
+    if found is None:
+        return repr(data[:200].decode(errors="replace")) if data else "(no body)"
+    return json.dumps(found, ensure_ascii=False)
+
+
+# --- the start: devices, their operator, new credentials -----------------------------------
+
+
+def operator() -> Any:
+    """Who rotates the secrets: demo-ops, else an active user holding devices.operate_device
+    (a staff member before a superuser), else None."""
+    users = get_user_model().objects.filter(is_active=True)
+    ops = users.filter(username=OPS_USERNAME).first()
+    if ops is not None and ops.has_perm(OPERATE):
+        return ops
+    app_label, codename = OPERATE.split(".")
+    permission = Permission.objects.filter(
+        content_type__app_label=app_label, codename=codename
+    ).first()
+    holding = Q(is_superuser=True)
+    if permission is not None:
+        holding |= Q(user_permissions=permission) | Q(groups__permissions=permission)
+    for user in users.filter(holding).distinct().order_by("is_superuser", "pk"):
+        if user.has_perm(OPERATE):
+            return user
+    return None
+
+
+def devices_in_service(holder: CertificateHolder) -> list[Device]:
+    return list(
+        Device.objects.filter(table__holder=holder)
+        .exclude(status=rules.RETIRED)
+        .select_related("table")
+        .order_by("table__number", "kind", "position", "pk")
+    )
+
+
+def quiet_pick(
+    holder: CertificateHolder, devices: list[Device], quiet: list[str] | None
+) -> set[int]:
+    """The ids of the devices to keep quiet; CommandError for a serial not in service."""
+    if quiet is None:
+        if holder.name != DEMO_HOLDER:
+            return set()
+        table, kind, position = DEMO_QUIET
+        return {
+            d.pk for d in devices if (d.table.number, d.kind, d.position) == (table, kind, position)
+        }
+    if [q.lower() for q in quiet] == ["none"]:
+        return set()
+    picked, unknown = set(), []
+    for serial in quiet:
+        found = {d.pk for d in devices if d.serial_number == serial}
+        if not found:
+            unknown.append(serial)
+        picked |= found
+    if unknown:
+        known = ", ".join(d.serial_number for d in devices)
+        raise CommandError(
+            f"no device in service at {holder.name}'s tables has the serial number "
+            f"{', '.join(unknown)}; these do: {known}"
+        )
+    return picked
+
+
+def simulation_start(
+    *,
+    holder: str,
+    send: Send,
+    write: Callable[[str], None],
+    quiet: list[str] | None = None,
+    clock: Callable[[], float] = time.time,
+    **loop: Any,
+) -> Simulator:
+    """Find the holder's devices, rotate each one's credential, and build the loop
+    (keyword arguments as Simulator's). CommandError when there is nothing to play."""
+    found = CertificateHolder.objects.filter(name=holder).first()
+    if found is None:
+        names = ", ".join(CertificateHolder.objects.order_by("name").values_list("name", flat=True))
+        raise CommandError(
+            f"no certificate holder {holder!r}"
+            + (f"; there are: {names}" if names else " (load_demo_floor creates the demo one)")
+        )
+    devices = devices_in_service(found)
+    if not devices:
+        raise CommandError(
+            f"{found.name} has no device in service: register some first (admin › Devices)"
+        )
+    silent = quiet_pick(found, devices, quiet)
+    by = operator()
+    if by is None:
+        raise CommandError(
+            f"no active user may rotate device credentials (needs {OPERATE}): "
+            f"create {OPS_USERNAME!r} (load_demo_floor) or give someone the operations role"
+        )
+    now = datetime.fromtimestamp(clock(), tz=UTC)
+    played = []
+    for device in devices:
+        try:
+            issued = credential_rotate(device, by=by, now=now)
+        except (FloorRefused, PermissionDenied) as refused:
+            raise CommandError(f"rotating the credential of {device}: {refused}") from None
+        played.append(
+            Simulated(
+                device_id=device.pk,
+                kind=device.kind,
+                serial=device.serial_number,
+                label=str(device),
+                table_id=device.table_id,
+                table=device.table.number,
+                status_at_start=device.status,
+                key_id=issued.key_id,
+                secret=issued.secret,
+                interval=float(threshold(device.kind)[0]),
+                quiet=device.pk in silent,
+            )
+        )
+    tables = len({d.table_id for d in played})
+    log.info("simulate_devices: rotated %d credentials at %s as %s", len(played), holder, by)
+    simulator = Simulator(played, send, write=write, clock=clock, **loop)
+    simulator.say(
+        f"rotated {len(played)} credentials for {found.name}'s devices at {tables} tables "
+        f"(by {by.get_username()}; the old ones expire after the grace period)"
+    )
+    quiet_ones = [d.label for d in played if d.quiet]
+    if quiet_ones:
+        simulator.say(f"quiet after {simulator.quiet_after:g} s: " + ", ".join(quiet_ones))
+    return simulator
+
+
+class Command(BaseCommand):
+    help = "Send signed heartbeats (and, with --reports, results) as a holder's devices."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000", help="The floor's server.")
+        parser.add_argument("--holder", default=DEMO_HOLDER, help="The certificate holder.")
+        parser.add_argument(
+            "--seconds", type=float, default=0, help="How long to run (0: until interrupted)."
+        )
+        parser.add_argument(
+            "--quiet",
+            nargs="+",
+            metavar="SERIAL",
+            default=None,
+            help="Serial numbers of devices that go quiet for a while ('none': no device; "
+            "default on the demo floor: the Extra Roll device at HR-01 position 6).",
+        )
+        parser.add_argument(
+            "--quiet-after", type=float, default=60.0, metavar="S", help="Loud this long first."
+        )
+        parser.add_argument(
+            "--quiet-for",
+            type=float,
+            default=60.0,
+            metavar="S",
+            help="Then quiet this long, and so on (0: stays quiet).",
+        )
+        parser.add_argument(
+            "--reports",
+            action="store_true",
+            help="Shakers throw the dice and Pai Gow generators post numbers for open rounds.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for name in ("seconds", "quiet_after", "quiet_for"):
+            if options[name] < 0:
+                raise CommandError(f"--{name.replace('_', '-')} cannot be negative")
+        sender = HttpSender(options["url"])
+
+        def write(line: str) -> None:
+            self.stdout.write(line)
+            self.stdout.flush()
+
+        simulator = simulation_start(
+            holder=options["holder"],
+            send=sender,
+            write=write,
+            quiet=options["quiet"],
+            seconds=options["seconds"],
+            quiet_after=options["quiet_after"],
+            quiet_for=options["quiet_for"],
+            reports=options["reports"],
+            prefix=sender.prefix,
+            where=options["url"],
+        )
+        previous = _signals_catch(simulator)
+        try:
+            simulator.run()
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            sender.close()
+
+
+def _signals_catch(simulator: Simulator) -> dict[int, Any]:
+    """SIGINT and SIGTERM end the loop after the current request; a second one, at once."""
+    previous: dict[int, Any] = {}
+
+    def stopping(signum: int, frame: object) -> None:
+        simulator.stop(signal.Signals(signum).name)
+        for number, handler in previous.items():  # a second signal stops at once
+            signal.signal(number, handler)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, stopping)
+        except ValueError:  # not the main thread (a test runner's): no handlers
+            break
+    return previous

@@ -1,0 +1,297 @@
+"""manage.py simulate_devices: its loop against the real endpoints through the test client,
+on a fake clock (the loop's clock and wait are injected), so seconds pass in no time."""
+
+import json
+import random
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client, override_settings
+
+from casino.models import CertificateHolder, Table
+from devices import auth, signing, views
+from devices.management.commands.simulate_devices import (
+    HttpSender,
+    ServerDown,
+    simulation_start,
+)
+from devices.models import Device, DeviceCredential
+from devices.store import store
+from games.models import Round
+from games.services.rounds import round_open, wagers_place
+from tests.casino.floor_fixtures import compliant_table, operations
+from tests.games.round_fixtures import wager
+
+pytestmark = pytest.mark.django_db
+
+HEARTBEATS = {"illumination_device": [1, 3], "automated_shaker": [1, 3]}
+GRACE = timedelta(seconds=300)  # CASINO_DEVICE_ROTATION_GRACE_SECONDS
+
+
+@pytest.fixture(autouse=True)
+def _settings():
+    with override_settings(CASINO_DEVICE_HEARTBEATS=HEARTBEATS, CASINO_DEVICE_STORE_URL="database"):
+        store.cache_clear()
+        auth._cache.clear()
+        yield
+    store.cache_clear()
+    auth._cache.clear()
+
+
+class FakeClock:
+    """Unix seconds that move only when the loop waits; `watch` runs at every wait."""
+
+    def __init__(self, start: float) -> None:
+        self.now = self.start = start
+        self.waits = 0
+        self.watch = lambda now: None
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> bool:
+        self.now += max(seconds, 0.001)
+        self.waits += 1
+        self.watch(self.now)
+        return False
+
+
+def client_send(client: Client):
+    """The simulator's sender, through Django's test client: headers as META keys."""
+
+    def send(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        meta = {"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}
+        response = client.post(path, data=body, content_type="application/json", **meta)
+        return response.status_code, response.content
+
+    return send
+
+
+@dataclass
+class SicBo:
+    holder: CertificateHolder
+    table: Table
+    clock: FakeClock
+    lamp: Device
+    shaker: Device
+
+
+def sic_bo_floor(monkeypatch, now: float | None = None) -> SicBo:
+    """An open Sic Bo table with an automated shaker, its devices active, and a fake clock
+    the endpoints read too."""
+    clock = FakeClock(now or time.time())
+    monkeypatch.setattr(views, "clock", clock)
+    built = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=10)
+    floor = compliant_table("sic_bo", automated_shaker=True, open_table=True, now=built)
+    return SicBo(
+        floor.holder,
+        floor.table,
+        clock,
+        Device.objects.get(table=floor.table, kind="illumination_device"),
+        Device.objects.get(table=floor.table, kind="automated_shaker"),
+    )
+
+
+def test_heartbeats_land_a_quiet_device_stops_and_resumes_and_secrets_are_rotated(monkeypatch):
+    sb = sic_bo_floor(monkeypatch)
+    old_keys = set(DeviceCredential.objects.values_list("key_id", flat=True))
+    samples: list[tuple[float, float | None, float | None]] = []
+    sb.clock.watch = lambda now: samples.append(
+        (now - sb.clock.start, store().seen("illumination_device").get(sb.lamp.pk),
+         store().seen("automated_shaker").get(sb.shaker.pk))
+    )  # fmt: skip
+    lines: list[str] = []
+
+    simulator = simulation_start(
+        holder=sb.holder.name,
+        send=client_send(Client()),
+        write=lines.append,
+        quiet=[sb.lamp.serial_number],
+        clock=sb.clock,
+        wait=sb.clock.wait,
+        seconds=12,
+        quiet_after=3,
+        quiet_for=4,
+        summary_every=5,
+        rng=random.Random(7),
+    )
+    tally = simulator.run()
+
+    # Every heartbeat was accepted and landed in the store, for both kinds.
+    assert set(tally.heartbeats) == {204}
+    assert tally.heartbeats[204] >= 15
+    start = sb.clock.start
+    assert store().seen("automated_shaker")[sb.shaker.pk] >= start + 10.5
+    # It came back at 7 s, and (a cycle of 3 s loud, 4 s quiet) went quiet again at 10 s.
+    assert start + 8.5 <= store().seen("illumination_device")[sb.lamp.pk] <= start + 10
+    # The quiet lamp: heard in its first 3 s, silent from 3 s to 7 s, heard again after.
+    quiet = [lamp_seen for at, lamp_seen, _ in samples if 3.2 <= at < 7]
+    assert quiet and all(seen is not None and seen <= start + 3 for seen in quiet)
+    assert len(set(quiet)) == 1  # its last-seen stopped advancing
+    loud = [shaker_seen for at, _, shaker_seen in samples if 3.2 <= at < 7]
+    assert len(set(loud)) >= 3  # the shaker's kept moving meanwhile
+    assert any(seen > start + 7 for at, seen, _ in samples if 7 < at < 9 and seen)
+    # New credentials for both; the old ones expire after the grace, not at once.
+    rotated = datetime.fromtimestamp(start, tz=UTC)
+    for device in (sb.lamp, sb.shaker):
+        credentials = DeviceCredential.objects.filter(device=device)
+        assert credentials.count() == 2
+        old = credentials.get(key_id__in=old_keys)
+        new = credentials.exclude(key_id__in=old_keys).get()
+        assert old.expires_at == rotated + GRACE
+        assert new.expires_at is None and new.revoked_at is None
+    text = "\n".join(lines)
+    assert "rotated 2 credentials" in text
+    assert text.count(f"{sb.lamp}: going quiet for 4 s") == 2
+    assert f"{sb.lamp}: heartbeats resume after 4 s quiet" in text
+    assert "summary after 5 s" in text and "stopped after 12 s" in text
+    assert not any(
+        signing.secret_for(c.key_id, c.salt) in text for c in DeviceCredential.objects.all()
+    )
+
+
+def test_the_shaker_throws_the_dice_of_a_round_with_wagers(monkeypatch):
+    sb = sic_bo_floor(monkeypatch)
+    opened_at = datetime.fromtimestamp(sb.clock.now, tz=UTC) - timedelta(minutes=2)
+    round_ = round_open(sb.table, by=operations(), now=opened_at)
+    wagers_place(round_, [wager("ann", "small", "10")], by=operations(), now=opened_at)
+    lines: list[str] = []
+
+    simulation_start(
+        holder=sb.holder.name, send=client_send(Client()), write=lines.append,
+        quiet=["none"], clock=sb.clock, wait=sb.clock.wait, seconds=3, reports=True,
+        rng=random.Random(3),
+    ).run()  # fmt: skip
+
+    round_ = Round.objects.get(pk=round_.pk)
+    assert round_.status == Round.Status.RESULT_ENTERED
+    throw = round_.events.get(event="throw")
+    assert throw.source == "device" and throw.device_id == sb.shaker.pk
+    assert any(f"round {round_.number} dice" in line and "result_entered" in line for line in lines)
+
+
+def test_refusals_are_printed_and_the_loop_goes_on(monkeypatch):
+    sb = sic_bo_floor(monkeypatch)
+    lines: list[str] = []
+    send = client_send(Client())
+
+    def tampered(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if f'"device":{sb.lamp.pk}' in body.decode():
+            headers = {**headers, signing.SIGNATURE: "0" * 64}
+        return send(path, body, headers)
+
+    tally = simulation_start(
+        holder=sb.holder.name, send=tampered, write=lines.append, quiet=["none"],
+        clock=sb.clock, wait=sb.clock.wait, seconds=4,
+    ).run()  # fmt: skip
+
+    assert tally.heartbeats[401] >= 3 and tally.heartbeats[204] >= 3
+    refused = [line for line in lines if "heartbeat refused, 401" in line]
+    assert len(refused) == 1  # printed when it changes, counted after
+    assert '"detail": "the signature does not match the request"' in refused[0]
+    assert "refused (401: " in lines[-1]
+
+
+def test_a_server_that_does_not_answer_is_retried(monkeypatch):
+    sb = sic_bo_floor(monkeypatch)
+    lines: list[str] = []
+    send = client_send(Client())
+
+    def flaky(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if sb.clock.now - sb.clock.start < 5:
+            raise ServerDown("[Errno 111] Connection refused")
+        return send(path, body, headers)
+
+    tally = simulation_start(
+        holder=sb.holder.name, send=flaky, write=lines.append, quiet=["none"],
+        clock=sb.clock, wait=sb.clock.wait, seconds=8,
+    ).run()  # fmt: skip
+
+    assert 2 <= tally.unreachable <= 3  # once every 3 s, not once per device and beat
+    assert tally.heartbeats[204] >= 4
+    assert sum("does not answer" in line for line in lines) == 1
+    assert sum("answers again" in line for line in lines) == 1
+    assert sb.clock.waits < 60  # no spinning while it is down
+
+
+def test_the_start_refuses_clearly(monkeypatch):
+    sb = sic_bo_floor(monkeypatch)
+    common = {"send": client_send(Client()), "write": print, "clock": sb.clock}
+    with pytest.raises(CommandError, match="no certificate holder 'Nowhere'"):
+        simulation_start(holder="Nowhere", **common)
+    with pytest.raises(CommandError, match="serial number NOPE"):
+        simulation_start(holder=sb.holder.name, quiet=["NOPE"], **common)
+    operations().groups.clear()
+    with pytest.raises(CommandError, match="no active user may rotate"):
+        simulation_start(holder=sb.holder.name, **common)
+    assert DeviceCredential.objects.filter(device=sb.lamp).count() == 1  # nothing rotated
+
+
+class _Floor(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # kept alive
+    seen: list[tuple[str, dict[str, str], bytes, int]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        port = self.client_address[1]
+        self.seen.append((self.path, dict(self.headers), body, port))
+        if json.loads(body)["device"] == 2:
+            answer = json.dumps({"error": "refused", "detail": ["no"]}).encode()
+            self.send_response(409)
+            self.send_header("Content-Type", "application/json")
+        else:
+            answer = b""
+            self.send_response(204)
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_the_http_sender_signs_over_one_kept_alive_connection():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Floor)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        send = HttpSender(f"http://127.0.0.1:{server.server_port}")
+        for device in (1, 2, 1):
+            body = json.dumps({"device": device}).encode()
+            headers = signing.signed_headers(
+                "dk_testtesttest", "s", "POST", "/x", body, time.time()
+            )
+            answer = send("/devices/v1/heartbeat", body, headers)
+            assert answer[0] == (409 if device == 2 else 204)
+        send.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [path for path, *_ in _Floor.seen] == ["/devices/v1/heartbeat"] * 3
+    assert len({port for *_, port in _Floor.seen}) == 1  # one connection for all three
+    _, headers, body, _ = _Floor.seen[0]
+    assert headers[signing.KEY] == "dk_testtesttest" and len(headers[signing.SIGNATURE]) == 64
+    assert body == b'{"device": 1}'
+
+
+def test_the_command_rotates_and_waits_for_a_server_that_is_down(monkeypatch):
+    sb = sic_bo_floor(monkeypatch, now=time.time())
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    out = StringIO()
+    call_command(
+        "simulate_devices", "--url", f"http://127.0.0.1:{port}", "--holder", sb.holder.name,
+        "--seconds", "1.1", "--quiet", "none", stdout=out,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert "rotated 2 credentials" in text
+    assert f"http://127.0.0.1:{port} does not answer" in text
+    assert "stopped after" in text and "got no answer" in text
+    assert DeviceCredential.objects.filter(device=sb.shaker).count() == 2
