@@ -179,6 +179,11 @@ def result_refusals(round_: Any, event: str, payload: object, by: Any) -> list[s
 def _starting_position_refusals(
     round_: Any, payload: Mapping[str, object], device: Device | None
 ) -> list[str]:
+    if "dice" in payload and generator_number(round_) is not None:
+        return [
+            f"the generator posted {generator_number(round_)} for this round: that number "
+            f"gives the starting position ({cite('621a.6(b)')})"
+        ]
     if "dice" in payload and rules.rng_uses(round_.options):
         generator = device_of(round_.table, "pai_gow_rng")
         if generator is not None and generator.status == Status.ACTIVE:
@@ -205,3 +210,11 @@ def illumination_down(table: Table) -> bool:
     """§ 625a.7(b): the Sic Bo illumination device is not working."""
     device = device_of(table, "illumination_device")
     return table.game == "sic_bo" and (device is None or device.status != Status.ACTIVE)
+
+
+def automated_shaker_in_use(table: Table) -> bool:
+    """§ 625a.5(a)(2): the table's automated shaker is in use unless marked out of order."""
+    if not table.automated_shaker:
+        return False
+    shaker = device_of(table, "automated_shaker")
+    return shaker is None or shaker.status != Status.OUT_OF_ORDER

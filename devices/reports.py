@@ -11,13 +11,17 @@
 The report names its table and round; a device speaks only for its own table.
 """
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from devices import rules
-from devices.models import Device
+from devices.models import Device, DeviceEvent
+from devices.services import event_record
 from games.models import Round
 from games.services.rounds import (
     generator_number_post,
@@ -91,7 +95,18 @@ def report_read(device: Device, body: Mapping[str, Any]) -> Report:
 
 
 def report_apply(device: Device, report: Report, *, now: datetime) -> Round:
-    """Feed the report into the round flow; FloorRefused with the floor's reasons."""
+    """Feed the report into the round flow and record it as a device event; FloorRefused
+    with the floor's reasons, recording nothing."""
+    with transaction.atomic():
+        round_ = _apply(device, report, now)
+        event_record(
+            device, DeviceEvent.Kind.REPORTED, now=now, round_=round_,
+            detail=f"{report.field}: {json.dumps(report.value)}",
+        )  # fmt: skip
+        return round_
+
+
+def _apply(device: Device, report: Report, now: datetime) -> Round:
     round_, value = report.round, report.value
     if report.field == "dice":
         return result_enter(round_, "throw", value, by=device, now=now)

@@ -243,6 +243,7 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
 def fault_report(device: Device, detail: str, *, now: datetime) -> Device:
     """The device says it has failed."""
     allowed = (Status.REGISTERED, Status.ACTIVE, Status.STALE)
+    device = Device.objects.get(pk=device.pk)  # the row's status, not a copy's
     if device.status == Status.FAULTED:
         return device
     return status_move(device, Status.FAULTED, allowed, Event.FAULT, now=now, detail=detail)
@@ -250,6 +251,7 @@ def fault_report(device: Device, detail: str, *, now: datetime) -> Device:
 
 def fault_clear(device: Device, detail: str, *, now: datetime) -> Device:
     """The device says it works again: active, if staff have not marked it out of order."""
+    device = Device.objects.get(pk=device.pk)
     if device.status != Status.FAULTED:
         return device
     return status_move(

@@ -301,7 +301,10 @@ def sic_bo_inspection_record(
         )
     if not floorperson_name.strip():
         reasons.append("name the floorperson who inspected (§ 625a.5(a))")
-    if table.automated_shaker and (shaker_operations is None or dice_properly_tossed is None):
+    from devices.gates import automated_shaker_in_use  # "if one is in use", § 625a.5(a)(2)
+
+    in_use = automated_shaker_in_use(table)
+    if in_use and (shaker_operations is None or dice_properly_tossed is None):
         reasons.append(
             "an automated shaker is inspected by operating it at least three times and "
             "checking the dice are properly tossed (58 Pa. Code § 625a.5(a)(2))"
@@ -314,8 +317,8 @@ def sic_bo_inspection_record(
         floorperson_name=floorperson_name.strip(),
         values_entered=",".join(values),
         winning_combinations_lit=winning_combinations_lit,
-        shaker_operations=shaker_operations if table.automated_shaker else None,
-        dice_properly_tossed=dice_properly_tossed if table.automated_shaker else None,
+        shaker_operations=shaker_operations if in_use else None,
+        dice_properly_tossed=dice_properly_tossed if in_use else None,
         recorded_by=by,
     )
 

@@ -192,7 +192,9 @@ def _sic_bo_inspection_refusals(table: Table, now: datetime) -> list[str]:
             "the opening inspection found the winning combinations not properly illuminated "
             f"({where}(1))"
         )
-    if table.automated_shaker and not (
+    from devices.gates import automated_shaker_in_use
+
+    if automated_shaker_in_use(table) and not (
         (latest.shaker_operations or 0) >= 3 and latest.dice_properly_tossed
     ):
         reasons.append(

@@ -321,6 +321,8 @@ def generator_number_post(
             reasons.append("the number is posted by the table's random number generator")
         elif by.table_id != round_.table_id:
             reasons.append(f"{by} serves {by.table.number}, not {round_.table.number}")
+        elif by.status != by.Status.ACTIVE:
+            reasons.append(f"{by} is {by.get_status_display().lower()}: its number is not taken")
         elif round_.events.filter(event__in=("rng_number", "deal")).exists():
             reasons.append("this round's starting position is already given")
         elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
