@@ -70,6 +70,15 @@ def run_tests(pytest_args: list[str]) -> int:
     return subprocess.call([str(python), "-m", "pytest", *pytest_args], cwd=ROOT)
 
 
+# Lines too frequent to read: each heartbeat the web server answers, each pass of the
+# device watch and flush (the simulator prints its own summary every 30 s).
+CHATTER = (
+    '"POST /devices/v1/heartbeat ',
+    "monitoring.devices_watch",
+    "monitoring.heartbeats_flush",
+)
+
+
 class Floor:
     """The web server, the device simulator, a worker and beat as child processes, stopped
     together."""
@@ -107,7 +116,10 @@ class Floor:
     def _relay(self, name: str, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
         for line in process.stdout:
-            sys.stdout.write(f"{name:<6} | {line.decode(errors='replace')}")
+            text = line.decode(errors="replace")
+            if any(chatter in text for chatter in CHATTER):
+                continue
+            sys.stdout.write(f"{name:<6} | {text}")
             sys.stdout.flush()
 
     def _announce(self) -> None:

@@ -159,6 +159,7 @@ REST_FRAMEWORK = {
 BROKER_DIR = DATA_DIR / "broker"
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT = "casino.broker:Transport"  # atomic writes (casino/broker.py)
     for _folder in ("queue", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
