@@ -234,8 +234,9 @@ CASINO_DEVICE_STORE_PREFIX = env_str("CASINO_DEVICE_STORE_PREFIX", "casino:devic
 CASINO_DEVICE_KEY = env_str("CASINO_DEVICE_KEY", "")
 # A signed request is refused when its timestamp is further than this from now.
 CASINO_DEVICE_CLOCK_SKEW_SECONDS = env_int("CASINO_DEVICE_CLOCK_SKEW_SECONDS", 30)
-# Heartbeats read a credential from a per-process cache this old at most.
-CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS = env_int("CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS", 2)
+# Heartbeats read a credential from a per-process cache this old at most (a revocation
+# still stops them at once: the store refuses a revoked key).
+CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS = env_int("CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS", 300)
 # After a rotation the old secret keeps working this long, so the device can switch.
 CASINO_DEVICE_ROTATION_GRACE_SECONDS = env_int("CASINO_DEVICE_ROTATION_GRACE_SECONDS", 300)
 # Per kind, [interval seconds, missed intervals before stale], over devices/rules.py's

@@ -1,9 +1,11 @@
 """Who is calling: a signed request checked against the credential it names.
 
-Heartbeats read the credential from a per-process cache of a few seconds
-(CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS), so the fast path reads no row either; a
-revocation reaches them within that time. Reports and fault conditions, which change
-rounds and statuses, always read the credential from the database.
+Heartbeats read the credential from a per-process cache (CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS,
+a few minutes), so the fast path reads no row either; a revocation still stops them at
+once, because the store refuses a revoked key in the same call that records the heartbeat
+(devices/store.py), and an expiry after rotation is checked against the cached time.
+Reports and fault conditions, which change rounds and statuses, always read the credential
+from the database.
 """
 
 import time
@@ -46,10 +48,16 @@ def caller_for(key_id: str, now: float, *, cached: bool) -> Caller:
     return caller
 
 
+def forget(key_id: str) -> None:
+    """Drop a cached credential (the store said it was revoked)."""
+    _cache.pop(key_id, None)
+
+
 def _load(key_id: str, now: float) -> Caller:
     credential = (
         DeviceCredential.objects.select_related("device")
         .filter(key_id=key_id)
+        .order_by()  # one row by a unique key: no join for the model's ordering
         .only("key_id", "salt", "expires_at", "revoked_at", "device__table_id", "device__kind",
               "device__position", "device__status")
         .first()
@@ -76,8 +84,8 @@ def request_verify(request: HttpRequest, now: float, *, cached: bool) -> tuple[C
     """The caller and the request's nonce; SignatureRefused for any failed check. The nonce
     is claimed by the caller of this function, once the rest of the request is sound."""
     key_id, timestamp, nonce, signature = signing.headers_read(request.META)
-    caller = caller_for(key_id, now, cached=cached)
     signing.timestamp_check(timestamp, now, settings.CASINO_DEVICE_CLOCK_SKEW_SECONDS)
+    caller = caller_for(key_id, now, cached=cached)
     signing.signature_check(
         caller.secret, request.method or "", request.path, timestamp, nonce, request.body, signature
     )

@@ -192,6 +192,7 @@ def credential_revoke(credential: DeviceCredential, *, by: Any, now: datetime) -
             raise FloorRefused(f"Revoking {credential.key_id}", ["it is already revoked"])
         credential.revoked_at = now
         credential.save(update_fields=["revoked_at"])
+        _store_revoke(credential.key_id)
         event_record(
             credential.device, Event.CREDENTIAL_REVOKED, now=now, by=by, detail=credential.key_id
         )
@@ -231,6 +232,7 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
         for credential in device.credentials.filter(revoked_at__isnull=True):
             credential.revoked_at = now
             credential.save(update_fields=["revoked_at"])  # one by one: each is audited
+            _store_revoke(credential.key_id)
             event_record(device, Event.CREDENTIAL_REVOKED, now=now, by=by, detail=credential.key_id)
         device = status_move(device, Status.RETIRED, allowed, Event.RETIRED, now=now, by=by)
     try:
@@ -238,6 +240,19 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
     except StoreUnavailable as down:  # the watch passes retired devices by anyway
         log.warning("retired %s; its last-seen stays in the store: %s", device, down)
     return device
+
+
+def _store_revoke(key_id: str) -> None:
+    """Once committed, the store refuses the key's heartbeats too (web processes may hold it
+    in their credential cache)."""
+
+    def revoke() -> None:
+        try:
+            store().revoke(key_id)
+        except StoreUnavailable as down:
+            log.error("revoked %s, but the store did not hear of it: %s", key_id, down)
+
+    transaction.on_commit(revoke)
 
 
 def fault_report(device: Device, detail: str, *, now: datetime) -> Device:

@@ -21,11 +21,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-# Claim the nonce; only a new one writes the heartbeat. KEYS: nonce key, sorted set.
-# ARGV: nonce lifetime (s), last-seen score, member; or no member (a nonce alone).
+# Refuse a revoked key; claim the nonce; only a new one writes the heartbeat, and never
+# moves a device's time back (GT). KEYS: nonce key, sorted set, revoked set. ARGV: nonce
+# lifetime (s), last-seen score, member, key id.
 _CLAIM = """
+if redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 1 then return -1 end
 if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
-  if ARGV[3] then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
+  redis.call('ZADD', KEYS[2], 'GT', ARGV[2], ARGV[3])
   return 1
 end
 return 0
@@ -37,6 +39,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class StoreUnavailable(Exception):
     """The heartbeat store cannot be reached (the endpoints answer 503)."""
+
+
+class Revoked(Exception):
+    """The credential was revoked: its heartbeats are refused at once, cache or not."""
 
 
 def _reached(method: F) -> F:
@@ -54,7 +60,11 @@ def _reached(method: F) -> F:
 
 class Store(Protocol):
     def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        """Claim the nonce and record the heartbeat; False (nothing written) if it was used."""
+        """Claim the nonce and record the heartbeat; False (nothing written) if it was used;
+        Revoked if the credential was."""
+
+    def revoke(self, key_id: str) -> None:
+        """Refuse this credential's heartbeats from now on."""
 
     def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
         """Claim a nonce for a request that is not a heartbeat; False if it was used."""
@@ -88,19 +98,30 @@ class RedisStore:
     def _nonce_key(self, key_id: str, nonce: str) -> str:
         return f"{self.prefix}nonce:{key_id}:{nonce}"
 
+    def _claim_args(
+        self, device_id: int, kind: str, key_id: str, nonce: str, at: float
+    ) -> dict[str, list]:
+        keys = [self._nonce_key(key_id, nonce), self._seen_key(kind), f"{self.prefix}revoked"]
+        return {"keys": keys, "args": [nonce_lifetime(), repr(at), device_id, key_id]}
+
     @_reached
     def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        keys = [self._nonce_key(key_id, nonce), self._seen_key(kind)]
-        return bool(self._claim(keys=keys, args=[nonce_lifetime(), repr(at), device_id]))
+        claimed = self._claim(**self._claim_args(device_id, kind, key_id, nonce, at))
+        if claimed == -1:
+            raise Revoked(key_id)
+        return bool(claimed)
 
     @_reached
     def heartbeats(self, beats: list[tuple[int, str, str, str, float]]) -> int:
         """Many heartbeats in one pipeline (the bench's fast path); how many were new."""
         pipe = self.client.pipeline(transaction=False)
-        for device_id, kind, key_id, nonce, at in beats:
-            keys = [self._nonce_key(key_id, nonce), self._seen_key(kind)]
-            self._claim(keys=keys, args=[nonce_lifetime(), repr(at), device_id], client=pipe)
-        return sum(int(r) for r in pipe.execute())
+        for beat in beats:
+            self._claim(**self._claim_args(*beat), client=pipe)
+        return sum(1 for r in pipe.execute() if int(r) == 1)
+
+    @_reached
+    def revoke(self, key_id: str) -> None:
+        self.client.sadd(f"{self.prefix}revoked", key_id)
 
     @_reached
     def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
@@ -121,21 +142,37 @@ class RedisStore:
 
     def clear(self) -> None:
         """Remove every key of this store (tests and the bench use their own prefix)."""
+        batch: list[bytes] = []
         for key in self.client.scan_iter(match=f"{self.prefix}*", count=1000):
-            self.client.delete(key)
+            batch.append(key)
+            if len(batch) == 1000:
+                self.client.unlink(*batch)
+                batch = []
+        if batch:
+            self.client.unlink(*batch)
 
 
 class DatabaseStore:
     """The embedded default: the Device row's last_seen_at, and a row per nonce."""
 
     def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        from devices.models import Device
+        from django.db.models import Q
 
+        from devices.models import Device, DeviceCredential
+
+        if DeviceCredential.objects.filter(key_id=key_id, revoked_at__isnull=False).exists():
+            raise Revoked(key_id)
         with transaction.atomic():
             if not self.nonce_claim(key_id, nonce, at):
                 return False
-            Device.objects.filter(pk=device_id).update(last_seen_at=_moment(at))
+            moment = _moment(at)
+            Device.objects.filter(
+                Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=moment), pk=device_id
+            ).update(last_seen_at=moment)
         return True
+
+    def revoke(self, key_id: str) -> None:
+        pass  # the heartbeat reads the row
 
     def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
         from devices.models import DeviceNonce

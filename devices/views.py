@@ -25,7 +25,7 @@ from devices import auth, reports
 from devices.models import Device
 from devices.services import fault_clear, fault_report
 from devices.signing import SignatureRefused
-from devices.store import StoreUnavailable, store
+from devices.store import Revoked, StoreUnavailable, store
 
 log = logging.getLogger(__name__)
 clock: Callable[[], float] = time.time  # the tests set the clock
@@ -102,7 +102,13 @@ def heartbeat_handle(
     unknown = sorted(set(body) - {"device", "_nonce"})
     if unknown:
         raise BadRequest(400, "malformed_body", f"{unknown[0]} is not a heartbeat field")
-    new = store().heartbeat(caller.device_id, caller.kind, caller.key_id, body["_nonce"], now)
+    try:
+        new = store().heartbeat(caller.device_id, caller.kind, caller.key_id, body["_nonce"], now)
+    except Revoked:
+        auth.forget(caller.key_id)
+        raise SignatureRefused(
+            f"the credential {caller.key_id} has been revoked or has expired"
+        ) from None
     if not new:
         raise SignatureRefused("the nonce has been used: a replayed request")
     return HttpResponse(status=204)
