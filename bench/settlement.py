@@ -738,6 +738,23 @@ def limits(split: Split, rates: list[Rate], ceiling: Rate) -> str:
     )
 
 
+def django_ready(env: dict[str, str]) -> None:
+    """Migrate the bench's database, then set Django up in this process on `env` alone."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    if done.returncode != 0:
+        output = f"{done.stdout}{done.stderr}".strip()
+        raise BenchFailure(f"manage.py migrate exited {done.returncode}:\n{output}")
+    for key in [k for k in os.environ if k.startswith(PROJECT_PREFIXES)]:
+        del os.environ[key]
+    os.environ.update(env)  # before django.setup(): settings read the environment
+    import django
+
+    django.setup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=600, help="rounds settled per timed run")
@@ -779,23 +796,7 @@ def main() -> None:
             CASINO_DATA_DIR=str(data_dir),
             DJANGO_DEBUG="false",
         )
-        done = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if done.returncode != 0:
-            output = f"{done.stdout}{done.stderr}".strip()
-            raise BenchFailure(f"manage.py migrate exited {done.returncode}:\n{output}")
-        for key in [k for k in os.environ if k.startswith(PROJECT_PREFIXES)]:
-            del os.environ[key]
-        os.environ.update(env)  # before django.setup(): settings read the environment
-        import django
-
-        django.setup()
+        django_ready(env)
         problems = run(args, url, env, data_dir)
     except BenchFailure as failure:
         problems = [str(failure)]
