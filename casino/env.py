@@ -37,17 +37,6 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
 
 
-def env_float(name: str, default: float) -> float:
-    """A number of seconds, say."""
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r}: expected a number") from None
-
-
 def env_json(name: str, default: dict) -> dict:
     """A JSON object variable."""
     import json

@@ -16,7 +16,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from casino.env import env_bool, env_float, env_int, env_json, env_list, env_str
+from casino.env import env_bool, env_int, env_json, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -244,7 +244,7 @@ CASINO_DEVICE_ROTATION_GRACE_SECONDS = env_int("CASINO_DEVICE_ROTATION_GRACE_SEC
 CASINO_DEVICE_HEARTBEATS = env_json("CASINO_DEVICE_HEARTBEATS", {})
 CELERY_BEAT_SCHEDULE["devices-watch"] = {
     "task": "monitoring.devices_watch",
-    "schedule": env_float("CASINO_DEVICE_WATCH_SECONDS", 1.0),
+    "schedule": env_int("CASINO_DEVICE_WATCH_SECONDS", 1),
     "options": {"expires": 5},
 }
 CELERY_BEAT_SCHEDULE["heartbeats-flush"] = {
