@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from casino.models import RulesSubmission, Table
-from casino.rules.submissions import table_options
+from casino.models import Table
+from casino.services.errors import FloorRefused
+from casino.services.floor import table_options_in_force
 from devices import rules
 from devices.models import Device
 from games.rules.core import cite
@@ -43,25 +44,22 @@ def device_of(table: Table, kind: str, position: int | None = None) -> Device | 
     return in_service(table).get((kind, position))
 
 
-def _options(table: Table, now: datetime) -> Mapping[str, object]:
-    submission = RulesSubmission.in_force(table.holder, table.game, now)
-    if submission is None:
-        return {}  # the floor's own gate names the missing Rules Submission
-    return table_options(
-        table.game, table.variant, table.operation, table.automated_shaker,
-        table.min_wager, table.max_wager, submission.options,
-    )  # fmt: skip
+def table_needs(table: Table, now: datetime) -> tuple[rules.Need, ...]:
+    """The devices this table needs, under the Rules Submission in force at `now`."""
+    try:
+        options = table_options_in_force(table, now)[1]
+    except FloorRefused:
+        options = {}  # the floor's own gate names the missing Rules Submission
+    return rules.needs(
+        table.game, table.variant, table.operation, table.automated_shaker, table.seats, options
+    )
 
 
 def device_refusals(table: Table, now: datetime, *, opening: bool) -> list[str]:
     """Why the table's devices stop it opening (or starting a round) now."""
     found = in_service(table)
     reasons = []
-    needs = rules.needs(
-        table.game, table.variant, table.operation, table.automated_shaker, table.seats,
-        _options(table, now),
-    )  # fmt: skip
-    for need in needs:
+    for need in table_needs(table, now):
         if not opening and not need.blocks_rounds:
             continue
         device = found.get((need.kind, need.position))
@@ -179,10 +177,11 @@ def result_refusals(round_: Any, event: str, payload: object, by: Any) -> list[s
 def _starting_position_refusals(
     round_: Any, payload: Mapping[str, object], device: Device | None
 ) -> list[str]:
-    if "dice" in payload and generator_number(round_) is not None:
+    posted = generator_number(round_)
+    if "dice" in payload and posted is not None:
         return [
-            f"the generator posted {generator_number(round_)} for this round: that number "
-            f"gives the starting position ({cite('621a.6(b)')})"
+            f"the generator posted {posted} for this round: that number gives the starting "
+            f"position ({cite('621a.6(b)')})"
         ]
     if "dice" in payload and rules.rng_uses(round_.options):
         generator = device_of(round_.table, "pai_gow_rng")
@@ -192,7 +191,6 @@ def _starting_position_refusals(
                 f"starting position comes from it ({STARTING_POSITION})"
             ]
     if "rng" in payload:
-        posted = generator_number(round_)
         if posted is None:
             return [f"the generator's number is posted by the generator ({STARTING_POSITION})"]
         if payload["rng"] != posted:

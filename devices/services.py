@@ -39,9 +39,9 @@ class Issued:
 
 
 def _user(by: Any) -> Any:
-    return (
-        by if getattr(by, "pk", None) is not None and not getattr(by, "is_device", False) else None
-    )
+    from games.services.rounds import acting_person
+
+    return acting_person(by)
 
 
 def event_record(

@@ -145,7 +145,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
             options=options,
             previous=last if carries else None,
             opened_at=now,
-            opened_by=_user(by),
+            opened_by=acting_person(by),
         )
 
 
@@ -180,7 +180,7 @@ def wagers_place(
         payload = [row.as_engine_wager() for row in rows]
         event, _ = _event_record(round_, "wagers", payload, action, by=by, now=now, source=source)
         Wager.objects.bulk_create(rows)
-        ledger.placement_post(round_, rows, event, by=_user(by), now=now)
+        ledger.placement_post(round_, rows, event, by=acting_person(by), now=now)
         return rows
 
 
@@ -386,8 +386,8 @@ def _locked(round_: Round) -> Round:
     return Round.objects.select_for_update().select_related("table").get(pk=round_.pk)
 
 
-def _user(by: Any) -> Any:
-    """The person who acted (a device acts in its own name: RoundEvent.device)."""
+def acting_person(by: Any) -> Any:
+    """The person who acted, or None (a device acts in its own name: RoundEvent.device)."""
     if device_gates.is_device(by):
         return None
     return by if getattr(by, "pk", None) is not None else None
@@ -450,7 +450,7 @@ def _append(
         event=event,
         payload=payload,
         source=source,
-        entered_by=_user(by),
+        entered_by=acting_person(by),
         device=by if device_gates.is_device(by) else None,
         at=now,
         cite=cite,

@@ -4,8 +4,8 @@ from datetime import date, datetime
 from typing import Any
 
 from casino.models import Table
-from casino.services.floor import _options_at  # the options the gate reads
-from devices import rules, signing
+from devices import signing
+from devices.gates import table_needs
 from devices.models import Device
 from devices.services import Issued, device_register
 from devices.store import store
@@ -47,20 +47,10 @@ def heard(*devices: Device, now: datetime) -> None:
     devices_watch(now)
 
 
-def needed(table: Table) -> tuple[rules.Need, ...]:
-    from casino.models import RulesSubmission
-
-    submission = RulesSubmission.objects.filter(holder=table.holder, game=table.game).last()
-    options = _options_at(table, submission) if submission is not None else {}
-    return rules.needs(
-        table.game, table.variant, table.operation, table.automated_shaker, table.seats, options
-    )
-
-
 def devices_ready(table: Table, *, now: datetime) -> dict[tuple[str, int | None], Device]:
     """Every device the table needs, registered and active at `now`."""
     made = {}
-    for need in needed(table):
+    for need in table_needs(table, now):
         issued = register(table, need.kind, now=now, position=need.position)
         made[(need.kind, need.position)] = issued.device
     heard(*made.values(), now=now)

@@ -26,6 +26,7 @@ from casino.models import Table
 from casino.services import FloorRefused
 from casino.services.floor import table_open, table_suspend
 from devices import gates, rules
+from devices.gates import table_needs
 from devices.models import Device, DeviceEvent
 from devices.services import (
     device_out_of_order,
@@ -44,7 +45,7 @@ from games.services.rounds import (
 )
 from tests.casino.floor_fixtures import T0, compliant_table, operations, sic_bo_inspected
 from tests.devices.device_fixtures import fresh as fresh_device
-from tests.devices.device_fixtures import heard, needed, register
+from tests.devices.device_fixtures import heard, register
 from tests.games.round_fixtures import (
     D,
     M,
@@ -925,7 +926,7 @@ def test_a_table_does_not_open_until_every_device_it_needs_is_active(name, kind,
 
 
 def gates_needs(table: Table) -> tuple[rules.Need, ...]:
-    return needed(table)
+    return table_needs(table, T0)
 
 
 @pytest.mark.parametrize(

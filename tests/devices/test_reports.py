@@ -18,16 +18,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from django.test import Client, override_settings
+from django.test import Client
 
 from casino.models import Table
-from devices import auth, signing, views
+from devices import signing
 from devices.models import Device
 from devices.services import device_out_of_order, fault_report
-from devices.store import store
 from games.models import LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.services.rounds import in_play
 from tests.casino.floor_fixtures import T0, operations
+from tests.devices.conftest import Clock
 from tests.devices.device_fixtures import heard, register
 from tests.games.round_fixtures import (
     D,
@@ -56,30 +56,9 @@ def code(section: str) -> str:
     return f"58 Pa. Code § {section}"
 
 
-class Clock:
-    """devices.views.clock, set by the test (Unix seconds)."""
-
-    def __init__(self) -> None:
-        self.now = T0.timestamp()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def at(self, moment: datetime) -> None:
-        self.now = moment.timestamp()
-
-
 @pytest.fixture(autouse=True)
-def clock(monkeypatch: pytest.MonkeyPatch):
-    """The endpoints' clock, the database store, and an empty credential cache."""
-    at = Clock()
-    monkeypatch.setattr(views, "clock", at)
-    auth._cache.clear()
-    with override_settings(CASINO_DEVICE_STORE_URL="database"):
-        store.cache_clear()
-        yield at
-    store.cache_clear()
-    auth._cache.clear()
+def clock(endpoint_clock):
+    return endpoint_clock
 
 
 def device_at(table: Table, kind: str, position: int | None = None) -> Device:

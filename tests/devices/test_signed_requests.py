@@ -32,6 +32,7 @@ from devices.models import Device, DeviceCredential, DeviceEvent, DeviceNonce
 from devices.services import Issued, credential_revoke, credential_rotate, device_retire
 from devices.store import RedisStore, store
 from tests.casino.floor_fixtures import T0, compliant_table, holder_get, operations
+from tests.devices.conftest import Clock
 from tests.devices.device_fixtures import fresh, register
 from tests.services import REDIS_URL, require_redis
 
@@ -45,27 +46,9 @@ NOW = T0.timestamp()  # 2026-03-02 08:00 EST, a whole second
 STORE_REDIS_URL = re.sub(r"/\d*$", "/0", REDIS_URL)
 
 
-class Clock:
-    """devices.views.clock, set by the test."""
-
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture(autouse=True)
-def clock(monkeypatch: pytest.MonkeyPatch):
-    """The endpoints' clock at NOW, the database store, and an empty credential cache."""
-    at = Clock()
-    monkeypatch.setattr(views, "clock", at)
-    auth._cache.clear()
-    with override_settings(CASINO_DEVICE_STORE_URL="database"):
-        store.cache_clear()
-        yield at
-    store.cache_clear()
-    auth._cache.clear()
+def clock(endpoint_clock):
+    return endpoint_clock
 
 
 @pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.integration)])
