@@ -8,6 +8,7 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         from casino import audit
+        from casino.api import sign_in  # noqa: F401  (its signal receivers)
         from casino.roles import roles_sync
 
         audit.connect()

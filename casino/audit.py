@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from casino.models import (
+    ApiToken,
     AuditEntry,
     CertificateHolder,
     EquipmentSet,
@@ -41,6 +42,7 @@ AUDITED: tuple[type[models.Model], ...] = (
     SetInPlay,
     TileInspection,
     SicBoOpeningInspection,
+    ApiToken,
 )
 
 _actor: contextvars.ContextVar[Any] = contextvars.ContextVar("casino_audit_actor", default=None)

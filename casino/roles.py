@@ -1,4 +1,7 @@
-"""The staff roles as Django groups: operations runs the floor, compliance approves.
+"""The roles as Django groups: operations runs the floor, compliance approves, an
+integrator drives its certificate holder's tables through the API (its token bounds it to
+that holder), a regulator reads everything and changes nothing. A device is no user: it
+speaks only with its own credential at /devices/v1/ (devices/auth.py).
 
 Kept in step with the code after every migrate (post_migrate), so a permission added
 here reaches every database without a data migration.
@@ -19,6 +22,7 @@ VIEW_ALL = [
         "tileinspection",
         "sicboopeninginspection",
         "auditentry",
+        "apiwrite",
     )
 ] + ["casino.view_compliance_report"]
 VIEW_ROUNDS = [
@@ -56,6 +60,9 @@ ROLES: dict[str, list[str]] = {
         "casino.add_layout",
         "casino.change_layout",
         "casino.submit_layout",
+        "casino.add_apitoken",
+        "casino.view_apitoken",
+        "casino.change_apitoken",
     ],
     "compliance": [
         *VIEW_ALL,
@@ -70,6 +77,22 @@ ROLES: dict[str, list[str]] = {
         "casino.add_locationapproval",
         "casino.record_locationapproval",
     ],
+    # Drives the floor through the API: everything a dealer's station does, none of the
+    # compliance decisions, no registering of devices (that issues secrets).
+    "integrator": [
+        *[f"casino.view_{m}" for m in ("certificateholder", "rulessubmission", "layout", "table")],
+        *[f"casino.view_{m}" for m in ("equipmentset", "setinplay", "apiwrite")],
+        "casino.view_compliance_report",
+        *VIEW_ROUNDS,
+        "devices.view_device",
+        "devices.view_deviceevent",
+        "games.run_round",
+        "casino.operate_table",
+        "casino.record_changeout",
+        "devices.operate_device",
+    ],
+    # The Board's read-only view: every record, every trail, no action.
+    "regulator": [*VIEW_ALL, *VIEW_ROUNDS, *VIEW_DEVICES],
 }
 
 

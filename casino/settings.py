@@ -59,6 +59,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "casino",
     "games",
     "devices",
@@ -115,6 +118,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Failed sign-ins are throttled on every path (casino/api/sign_in.py).
+AUTHENTICATION_BACKENDS = ["casino.api.sign_in.ThrottledBackend"]
+LOGIN_URL = "/admin/login/"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -142,17 +149,52 @@ STORAGES = {
     },
 }
 
-# --- REST API -------------------------------------------------------------------------
+# --- REST API (casino/api/) -------------------------------------------------------------
 REST_FRAMEWORK = {
+    # Staff sign in through the admin (a session, with CSRF); integrators send an API token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "casino.api.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
+    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pages",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"sign-in": env_str("CASINO_SIGN_IN_RATE", "10/min")},
     "COERCE_DECIMAL_TO_STRING": True,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Casino floor API",
+    "DESCRIPTION": (
+        "Tables, Rules Submissions, layouts, equipment, rounds, the ledger and devices of a "
+        "Pennsylvania casino floor. Amounts are decimal strings. Errors share one body."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # served from the app itself: no CDN
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": "casino.models.tables.Table.Status",
+        "LifecycleStatusEnum": "casino.models.lifecycle.Lifecycle",
+        "EquipmentSetStatusEnum": "casino.models.equipment.EquipmentSet.Status",
+        "RoundStatusEnum": "games.models.rounds.Round.Status",
+        "DeviceStatusEnum": "devices.models.Device.Status",
+        "LedgerEntryKindEnum": "games.models.ledger.LedgerEntry.Kind",
+        "LedgerLineKindEnum": "games.models.ledger.LedgerLine.Kind",
+        "DeviceEventKindEnum": "devices.models.DeviceEvent.Kind",
+    },
+}
+# Failed sign-ins (admin, floor page, API login) allowed per username and per address in
+# CASINO_SIGN_IN_WINDOW_SECONDS before further tries are refused (casino/api/sign_in.py).
+CASINO_SIGN_IN_FAILURES = env_int("CASINO_SIGN_IN_FAILURES", 5)
+CASINO_SIGN_IN_WINDOW_SECONDS = env_int("CASINO_SIGN_IN_WINDOW_SECONDS", 900)
 
 # --- Celery ---------------------------------------------------------------------------
 # The embedded broker: kombu's filesystem transport (docs/adr/0001-embedded-broker.md).
@@ -253,12 +295,36 @@ CELERY_BEAT_SCHEDULE["heartbeats-flush"] = {
     "options": {"expires": 30},
 }
 
+# --- Cache ------------------------------------------------------------------------------
+# Shared by every web process: failed sign-in counts and throttles. Redis when there is one
+# (CASINO_CACHE_URL, else the broker's), else files under CASINO_DATA_DIR (one machine).
+CASINO_CACHE_URL = env_str(
+    "CASINO_CACHE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CASINO_CACHE_URL,
+            "KEY_PREFIX": "casino",
+        }
+        if CASINO_CACHE_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+        }
+    )
+}
+
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    # Load balancers probe over plain http inside the network: answer them, never redirect.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^ready/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31536000)

@@ -3,6 +3,6 @@
 Each module registers its models; every action calls casino.services, never the models.
 """
 
-from casino.admin import audit, equipment, holders, layouts, submissions, tables
+from casino.admin import api, audit, equipment, holders, layouts, submissions, tables
 
-__all__ = ["audit", "equipment", "holders", "layouts", "submissions", "tables"]
+__all__ = ["api", "audit", "equipment", "holders", "layouts", "submissions", "tables"]

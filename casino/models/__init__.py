@@ -6,8 +6,10 @@
 - tables: tables and their drop and tip box location approvals (§ 601a.10(g)).
 - equipment: dice and tile sets, their time in play, and the inspections.
 - audit: the append-only history of every change to the records above.
+- api: integrators' tokens and the record of every write through the API.
 """
 
+from casino.models.api import ApiToken, ApiWrite
 from casino.models.audit import AuditEntry
 from casino.models.equipment import (
     EquipmentSet,
@@ -22,6 +24,8 @@ from casino.models.submissions import RulesSubmission
 from casino.models.tables import LocationApproval, Table
 
 __all__ = [
+    "ApiToken",
+    "ApiWrite",
     "AuditEntry",
     "CertificateHolder",
     "EquipmentSet",

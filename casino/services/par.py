@@ -15,6 +15,11 @@ def _par(game: str, options_json: str) -> dict[str, Any]:
     return par_document(game, json.loads(options_json))
 
 
+def game_par(game: str) -> dict[str, Any]:
+    """The PAR sheet of a game under its engine's default options."""
+    return _par(game, "{}")
+
+
 def submission_par_sheets(submission: Any) -> dict[str, Any]:
     """One PAR sheet per variant and table type the submission covers, keyed by both."""
     variants = dict(GAMES_BY_KEY[submission.game].variants)

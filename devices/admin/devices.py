@@ -9,7 +9,6 @@ not run: a hidden button is not a lock.
 """
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -37,9 +36,9 @@ from casino.admin.common import (
     service_call,
 )
 from devices import signing
-from devices import store as heartbeat_store
 from devices.admin.forms import ConfirmForm, OutOfOrderForm, RegisterForm, RevokeForm, RotateForm
 from devices.models import Device, DeviceCredential, DeviceEvent
+from devices.selectors import Seen, seen_attach
 from devices.services import (
     OPERATE,
     REGISTER,
@@ -85,36 +84,6 @@ def when_text(moment: datetime) -> str:
 
 
 # -- The live last heartbeat ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A device's last heartbeat: from the store (live), or the row's written-back copy
-    when the store has none or cannot be reached."""
-
-    at: datetime | None
-    live: bool
-    unreachable: bool = False
-
-
-def seen_attach(devices: Iterable[Device]) -> list[Device]:
-    """Each device with `.seen`: one read of the store per kind listed."""
-    devices = list(devices)
-    heard: dict[int, float] = {}
-    unreachable = False
-    for kind in sorted({device.kind for device in devices}):
-        try:
-            heard.update(heartbeat_store.store().seen(kind))
-        except heartbeat_store.StoreUnavailable:
-            unreachable = True
-    for device in devices:
-        moment = heard.get(device.pk)
-        if moment is not None:
-            at = datetime.fromtimestamp(moment, tz=timezone.get_current_timezone())
-            device.seen = Seen(at, live=True)
-        else:
-            device.seen = Seen(device.last_seen_at, live=False, unreachable=unreachable)
-    return devices
 
 
 def seen_html(seen: Seen, now: datetime) -> SafeString | str:

@@ -66,13 +66,13 @@ def test_the_demo_login_reaches_the_admin(client):
 
 
 def test_the_api_requires_a_login(client):
-    assert client.get("/api/tables/").status_code in (401, 403)
+    assert client.get("/api/v1/tables/").status_code in (401, 403)
 
 
 def test_the_api_lists_tables_filtered_by_game(client):
     demo_floor_load()
     client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
-    body = client.get("/api/tables/?game=high_roll_dice").json()
+    body = client.get("/api/v1/tables/?game=high_roll_dice").json()
     assert body["count"] == 2
     assert [(t["number"], t["variant"]) for t in body["results"]] == [
         ("HR-01", "10_dice"),
@@ -83,6 +83,6 @@ def test_the_api_lists_tables_filtered_by_game(client):
 def test_an_unknown_filter_value_gets_a_clear_error(client):
     demo_floor_load()
     client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
-    response = client.get("/api/tables/?status=burning")
+    response = client.get("/api/v1/tables/?status=burning")
     assert response.status_code == 400
     assert "unknown status 'burning'" in response.json()["status"]

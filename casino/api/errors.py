@@ -1,0 +1,108 @@
+"""One error body for every refusal the API gives, whatever raised it:
+
+    {"status": 422, "code": "refused", "detail": "...", "reasons": [...], "fields": {...}}
+
+`detail` is one sentence for a person; `reasons` lists each thing that stops the request
+(a floor service's refusal names each with its section); `fields` maps a request field
+to what is wrong with it. Both are always present, possibly empty.
+"""
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import DataError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from casino.services.errors import FloorRefused
+from games.rules.core import MalformedInput
+
+
+class ApiError(exceptions.APIException):
+    """A refusal with its own status and code (idempotency keys, bad query values)."""
+
+    def __init__(self, status_code: int, code: str, detail: str, reasons: list[str] | None = None):
+        self.status_code = status_code
+        self.code = code
+        self.reasons = reasons or [detail]
+        super().__init__(detail, code)
+
+
+def error_body(
+    status_code: int,
+    code: str,
+    detail: str,
+    reasons: list[str] | None = None,
+    fields: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """The body of every error answer (the device endpoints use it too)."""
+    return {
+        "status": status_code,
+        "code": code,
+        "detail": detail,
+        "reasons": list(reasons or []),
+        "fields": dict(fields or {}),
+    }
+
+
+def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
+    """A serializer's nested errors as {"wagers[0].amount": ["..."]}."""
+    if isinstance(errors, dict):
+        flat: dict[str, list[str]] = {}
+        for name, value in errors.items():
+            key = f"{prefix}.{name}" if prefix else str(name)
+            flat.update(_flatten(value, key))
+        return flat
+    if isinstance(errors, list) and any(isinstance(e, (dict, list)) for e in errors):
+        flat = {}
+        for index, value in enumerate(errors):
+            flat.update(_flatten(value, f"{prefix}[{index}]"))
+        return flat
+    items = errors if isinstance(errors, list) else [errors]
+    return {prefix or "non_field_errors": [str(e) for e in items]}
+
+
+def _body_of(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+    if isinstance(exc, FloorRefused):
+        return 422, error_body(422, "refused", str(exc), exc.reasons)
+    if isinstance(exc, MalformedInput):
+        return 400, error_body(400, "invalid", str(exc), [str(exc)])
+    if isinstance(exc, DataError):
+        # A number the database cannot hold (an id past 64 bits in a query).
+        text = "a value in the request is out of range"
+        return 400, error_body(400, "invalid", text, [text])
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    if isinstance(exc, ApiError):
+        return exc.status_code, error_body(exc.status_code, exc.code, str(exc.detail), exc.reasons)
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        reasons = [f"{name}: {'; '.join(texts)}" for name, texts in fields.items()]
+        detail = "the request is invalid: " + "; ".join(reasons)
+        return 400, error_body(400, "invalid", detail, reasons, fields)
+    if isinstance(exc, exceptions.APIException):
+        detail = str(exc.detail)
+        return exc.status_code, error_body(exc.status_code, exc.get_codes(), detail, [detail])
+    return None
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's hook: every known refusal as the one body; anything else stays a 500."""
+    found = _body_of(exc)
+    if found is None:
+        return None
+    status_code, body = found
+    headers = {}
+    if isinstance(exc, exceptions.APIException):
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header
+        if getattr(exc, "wait", None):
+            headers["Retry-After"] = str(int(exc.wait))
+    if status_code == status.HTTP_401_UNAUTHORIZED and "WWW-Authenticate" not in headers:
+        headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    set_rollback()
+    return Response(body, status=status_code, headers=headers)

@@ -1,0 +1,64 @@
+"""Who may read what through the API, and which certificate holder's records a caller sees.
+
+Reads need the model's view permission (the roles in casino/roles.py grant them). Writes
+need a signed-in caller here; the floor service each write calls checks the permission
+for that action (one place for each rule), and refuses with 403 naming it.
+
+An API token sees only its certificate holder's records: everything else is 404, as if
+it did not exist.
+"""
+
+from typing import Any
+
+from django.db.models import Model, QuerySet
+from rest_framework import permissions
+from rest_framework.request import Request
+
+from casino.models import ApiToken
+
+
+def view_permission(model: type[Model]) -> str:
+    """``app_label.view_model``."""
+    return f"{model._meta.app_label}.view_{model._meta.model_name}"
+
+
+class RolePermission(permissions.BasePermission):
+    """Signed in, and for reads the view permission of what the endpoint lists."""
+
+    message = "your role may not read this"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        """See the module's docstring."""
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False
+        if request.method not in permissions.SAFE_METHODS:
+            return True  # the service checks the action's own permission
+        needed = getattr(view, "read_permission", None)
+        if needed is None:
+            queryset = getattr(view, "queryset", None)
+            if queryset is None:
+                return False
+            needed = view_permission(queryset.model)
+        self.message = f"{user.get_username()} may not read this (needs {needed})"
+        return user.has_perm(needed)
+
+
+def token_holder_id(request: Request) -> int | None:
+    """The certificate holder an API token is bound to, or None (a staff session)."""
+    token = getattr(request, "auth", None)
+    return token.holder_id if isinstance(token, ApiToken) else None
+
+
+def scoped(queryset: QuerySet, request: Request, holder_path: str | None) -> QuerySet:
+    """Only the token's certificate holder's rows (all rows for a staff session).
+
+    `holder_path` is the lookup from the model to its holder's id, e.g. ``table__holder``;
+    None means the records belong to no holder and a token sees none of them.
+    """
+    holder_id = token_holder_id(request)
+    if holder_id is None:
+        return queryset
+    if holder_path is None:
+        return queryset.none()
+    return queryset.filter(**{holder_path: holder_id})

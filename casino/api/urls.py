@@ -1,0 +1,36 @@
+"""/api/v1/: the router's resources, the floor, PAR sheets, the schema and its docs."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from casino.api import floor, overview
+from devices.apis import DeviceEventViewSet, DeviceViewSet
+from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
+
+router = DefaultRouter()
+router.register(
+    "certificate-holders", floor.CertificateHolderViewSet, basename="certificate-holder"
+)
+router.register("tables", floor.TableViewSet, basename="table")
+router.register("rules-submissions", floor.RulesSubmissionViewSet, basename="rules-submission")
+router.register("layouts", floor.LayoutViewSet, basename="layout")
+router.register("equipment-sets", floor.EquipmentSetViewSet, basename="equipment-set")
+router.register("sets-in-play", floor.SetInPlayViewSet, basename="set-in-play")
+router.register("rounds", RoundViewSet, basename="round")
+router.register("wagers", WagerViewSet, basename="wager")
+router.register("resolutions", ResolutionViewSet, basename="resolution")
+router.register("ledger-entries", LedgerEntryViewSet, basename="ledger-entry")
+router.register("devices", DeviceViewSet, basename="device")
+router.register("device-events", DeviceEventViewSet, basename="device-event")
+router.register("audit-entries", floor.AuditEntryViewSet, basename="audit-entry")
+router.register("api-writes", floor.ApiWriteViewSet, basename="api-write")
+
+urlpatterns = [
+    path("floor/", overview.FloorView.as_view(), name="api-floor"),
+    path("par/<str:game>/", overview.ParSheetView.as_view(), name="api-par"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,158 @@
+"""Every write through the API is recorded (who, when, what, and the answer), and an
+Idempotency-Key makes a retried request safe.
+
+A write runs in one transaction with its record. With a key, the record is claimed
+first, under a unique constraint per user: a second request with the key waits for the
+first to commit, then gets the first's answer (status and body, marked
+``Idempotent-Replayed: true``) and changes nothing; with a different method, path or
+body it is refused (422). A request that crashes leaves no record, so its retry runs.
+A refusal is an answer too: the same key gets the same refusal.
+"""
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.http import QueryDict
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.api.errors import ApiError
+from casino.audit import acting_as
+from casino.models import ApiToken, ApiWrite
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+KEY_LENGTH = 255
+
+
+def write(*, key_required: bool) -> Callable:
+    """Decorate a view's write handler: recorded, and answered once per Idempotency-Key
+    (a key `key_required` on what moves money or changes a round)."""
+    described = extend_schema(
+        parameters=[
+            OpenApiParameter(
+                HEADER,
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=key_required,
+                description=(
+                    "A unique string per intended change (a UUID). Sent again with the same "
+                    "body, the first answer comes back and nothing changes; with another "
+                    "body, the request is refused (422)."
+                ),
+            )
+        ]
+    )
+
+    def decorate(handler: Callable) -> Callable:
+        @functools.wraps(handler)
+        def recorded(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+            run = functools.partial(handler, view, request, *args, **kwargs)
+            return write_run(view, request, run, key_required=key_required)
+
+        return described(recorded)
+
+    return decorate
+
+
+def _key(request: Request, required: bool) -> str | None:
+    key = request.headers.get(HEADER)
+    if key is None:
+        if required:
+            raise ApiError(
+                400,
+                "idempotency_key_required",
+                f"this request changes money or a round: send an {HEADER} header "
+                "(a new UUID for each intended change)",
+            )
+        return None
+    if not 1 <= len(key) <= KEY_LENGTH or not key.isascii() or not key.isprintable():
+        raise ApiError(
+            400,
+            "idempotency_key_invalid",
+            f"the {HEADER} must be 1 to {KEY_LENGTH} printable ASCII characters",
+        )
+    return key
+
+
+def _body(request: Request) -> Any:
+    data = request.data  # a malformed body raises ParseError (400) here, before anything
+    if isinstance(data, QueryDict):
+        return {name: values for name, values in data.lists()}
+    return data
+
+
+def _fingerprint(request: Request, body: Any) -> str:
+    text = json.dumps([request.method, request.path, body], sort_keys=True, cls=DjangoJSONEncoder)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def write_run(
+    view: Any, request: Request, handler: Callable[[], Response], *, key_required: bool
+) -> Response:
+    """Run the write and its record in one transaction (see the module's docstring)."""
+    key = _key(request, key_required)
+    body = _jsonable(_body(request))
+    fingerprint = _fingerprint(request, body)
+    token = request.auth if isinstance(request.auth, ApiToken) else None
+    record = ApiWrite(
+        at=timezone.now(),
+        user=request.user,
+        token=token,
+        method=request.method,
+        path=request.path[:300],
+        body=body,
+        idempotency_key=key,
+        fingerprint=fingerprint,
+        status_code=0,
+    )
+    with transaction.atomic(), acting_as(request.user):
+        if key is not None:
+            first = _claim(record)
+            if first is not None:
+                return _replay(first, record)
+        savepoint = transaction.savepoint()
+        try:
+            response = handler()
+            transaction.savepoint_commit(savepoint)
+        except Exception as exc:
+            transaction.savepoint_rollback(savepoint)
+            response = view.handle_exception(exc)  # re-raises what is not a refusal: a 500
+        record.status_code = response.status_code
+        record.response = _jsonable(response.data)
+        record.save()
+        return response
+
+
+def _claim(record: ApiWrite) -> ApiWrite | None:
+    """Claim the key (None), or the write that already holds it."""
+    try:
+        with transaction.atomic():
+            record.save()
+        return None
+    except IntegrityError:
+        return ApiWrite.objects.get(user=record.user, idempotency_key=record.idempotency_key)
+
+
+def _replay(first: ApiWrite, again: ApiWrite) -> Response:
+    if first.fingerprint != again.fingerprint:
+        raise ApiError(
+            422,
+            "idempotency_key_reused",
+            f"{HEADER} {again.idempotency_key!r} was used at {first.at:%Y-%m-%d %H:%M:%S} UTC "
+            f"for {first.method} {first.path} with another body; use a new key for a new "
+            "request",
+        )
+    return Response(first.response, status=first.status_code, headers={REPLAYED: "true"})

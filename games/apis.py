@@ -1,0 +1,307 @@
+"""Rounds through the API: open one, place wagers, "no more bets", enter the result, a no
+roll, a void; and read the wagers, resolutions and ledger entries they made.
+
+Every request that changes a round or moves money needs an Idempotency-Key
+(casino/api/writes.py): a retry after a lost answer gets the first answer and changes
+nothing. The round services (games/services/rounds.py) check everything else.
+"""
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.api.errors import ApiError
+from casino.api.floor import ReadOnly, ScopedViewSet
+from casino.api.permissions import scoped
+from casino.api.writes import write
+from casino.models import Table
+from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
+from games.services import rounds
+
+INTEGRATOR = RoundEvent.Source.INTEGRATOR
+
+
+class RoundEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RoundEvent
+        fields = ["seq", "event", "payload", "source", "entered_by", "device", "at", "cite"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "table",
+            "number",
+            "game",
+            "rules_submission",
+            "options",
+            "previous",
+            "status",
+            "opened_at",
+            "opened_by",
+            "closed_at",
+            "result_at",
+            "settled_at",
+        ]
+
+
+class RoundDetailSerializer(RoundSerializer):
+    events = RoundEventSerializer(many=True, read_only=True)
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "events"]
+
+
+class WagerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Wager
+        fields = ["id", "round", "table", "ref", "player", "kind", "amount", "extra", "placed_at"]
+
+
+class RoundOpenSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=2**62)
+
+
+class WagerInSerializer(serializers.Serializer):
+    """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
+
+    player = serializers.CharField(max_length=64)
+    kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
+    amount = serializers.CharField(help_text='A decimal string, e.g. "25.00".')
+    on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
+    seat = serializers.IntegerField(required=False)
+    position = serializers.IntegerField(required=False, help_text="Betting position.")
+
+
+class WagersInSerializer(serializers.Serializer):
+    wagers = WagerInSerializer(many=True)
+
+
+class WagersOutSerializer(serializers.Serializer):
+    round = RoundSerializer()
+    wagers = WagerSerializer(many=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    event = serializers.CharField(max_length=32, help_text="e.g. throw, deal, settings.")
+    payload = serializers.JSONField(help_text="The dice, tiles or settings (SCENARIOS.md).")
+
+
+class VoidSerializer(serializers.Serializer):
+    section = serializers.CharField(max_length=32, help_text='e.g. "625a.7(c)".')
+
+
+class RoundFilter(filters.FilterSet):
+    holder = filters.NumberFilter(field_name="table__holder")
+    opened_after = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="gte")
+    opened_before = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="lt")
+
+    class Meta:
+        model = Round
+        fields = ["table", "game", "status"]
+
+
+def _payload(request: Request) -> dict:
+    if not isinstance(request.data, dict):
+        raise ApiError(400, "invalid", "the body must be a JSON object")
+    return request.data
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewSet):
+    """Rounds: open one at a table, then wagers, "no more bets" and the result."""
+
+    queryset = Round.objects.all()
+    holder_path = "table__holder"
+    filterset_class = RoundFilter
+    ordering_fields = ["opened_at", "number", "settled_at"]
+    ordering = ["-opened_at", "-id"]
+
+    def get_serializer_class(self):
+        """The events only on one round."""
+        return RoundDetailSerializer if self.action == "retrieve" else RoundSerializer
+
+    def get_queryset(self):
+        """Events fetched with the round they belong to."""
+        rows = super().get_queryset()
+        return rows.prefetch_related("events") if self.action == "retrieve" else rows
+
+    def _answer(self, round_: Round, status: int = 200) -> Response:
+        round_.refresh_from_db()
+        return Response(RoundDetailSerializer(round_).data, status=status)
+
+    @extend_schema(request=RoundOpenSerializer, responses={201: RoundDetailSerializer})
+    @write(key_required=True)
+    def create(self, request: Request) -> Response:
+        """Open the next round at a table (refused, 422, unless the table may start one)."""
+        given = RoundOpenSerializer(data=_payload(request))
+        given.is_valid(raise_exception=True)
+        tables = scoped(Table.objects.all(), request, "holder")
+        table = get_object_or_404(tables, pk=given.validated_data["table"])
+        round_ = rounds.round_open(table, by=request.user, now=timezone.now())
+        return self._answer(round_, 201)
+
+    @extend_schema(request=WagersInSerializer, responses={201: WagersOutSerializer})
+    @action(detail=True, methods=["post"])
+    @write(key_required=True)
+    def wagers(self, request: Request, pk: str) -> Response:
+        """Place wagers, all or none, each numbered ROUND.N and checked by the engine."""
+        wagers = _payload(request).get("wagers")
+        placed = rounds.wagers_place(
+            self.get_object(), wagers, by=request.user, now=timezone.now(), source=INTEGRATOR
+        )
+        round_ = Round.objects.get(pk=pk)
+        return Response(
+            {
+                "round": RoundSerializer(round_).data,
+                "wagers": WagerSerializer(
+                    Wager.objects.filter(pk__in=[w.pk for w in placed]).order_by("id"), many=True
+                ).data,
+            },
+            status=201,
+        )
+
+    @extend_schema(request=None, responses=RoundDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="no-more-bets")
+    @write(key_required=True)
+    def no_more_bets(self, request: Request, pk: str) -> Response:
+        """Call "no more bets": no wager is taken after it."""
+        round_ = self.get_object()
+        rounds.no_more_bets(round_, by=request.user, now=timezone.now(), source=INTEGRATOR)
+        return self._answer(round_)
+
+    @extend_schema(request=ResultSerializer, responses=RoundDetailSerializer)
+    @action(detail=True, methods=["post"])
+    @write(key_required=True)
+    def result(self, request: Request, pk: str) -> Response:
+        """Enter the dice, tiles, settings or selection; the one that decides the round
+        sends it to be settled."""
+        given = ResultSerializer(data=_payload(request))
+        given.is_valid(raise_exception=True)
+        round_ = rounds.result_enter(
+            self.get_object(),
+            given.validated_data["event"],
+            given.validated_data["payload"],
+            by=request.user,
+            now=timezone.now(),
+            source=INTEGRATOR,
+        )
+        return self._answer(round_)
+
+    @extend_schema(request=None, responses=RoundDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="no-roll")
+    @write(key_required=True)
+    def no_roll(self, request: Request, pk: str) -> Response:
+        """Call "no roll" (§ 625a.7(a), § 623a.8(b), § 661a.5(b), § 675a.4(b), § 621a.10(a))."""
+        round_ = rounds.no_roll(
+            self.get_object(), by=request.user, now=timezone.now(), source=INTEGRATOR
+        )
+        return self._answer(round_)
+
+    @extend_schema(request=VoidSerializer, responses=RoundDetailSerializer)
+    @action(detail=True, methods=["post"])
+    @write(key_required=True)
+    def void(self, request: Request, pk: str) -> Response:
+        """Void the round under the section that says so; every wager is returned."""
+        given = VoidSerializer(data=_payload(request))
+        given.is_valid(raise_exception=True)
+        round_ = rounds.round_void(
+            self.get_object(),
+            given.validated_data["section"],
+            by=request.user,
+            now=timezone.now(),
+            source=INTEGRATOR,
+        )
+        return self._answer(round_)
+
+
+class WagerFilter(filters.FilterSet):
+    class Meta:
+        model = Wager
+        fields = ["round", "table", "player", "kind"]
+
+
+class WagerViewSet(ReadOnly):
+    """Wagers as placed."""
+
+    queryset = Wager.objects.all()
+    serializer_class = WagerSerializer
+    filterset_class = WagerFilter
+    holder_path = "table__holder"
+    ordering_fields = ["placed_at", "id", "amount"]
+
+
+class ResolutionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Resolution
+        fields = [
+            "id",
+            "wager",
+            "round",
+            "event",
+            "result",
+            "stake",
+            "net",
+            "winnings",
+            "vigorish",
+            "payout_limit_reduction",
+            "cite",
+            "extra",
+        ]
+
+
+class ResolutionFilter(filters.FilterSet):
+    table = filters.NumberFilter(field_name="round__table")
+
+    class Meta:
+        model = Resolution
+        fields = ["round", "wager", "result"]
+
+
+class ResolutionViewSet(ReadOnly):
+    """How each wager was decided, with the section and any payout-limit reduction."""
+
+    queryset = Resolution.objects.all()
+    serializer_class = ResolutionSerializer
+    filterset_class = ResolutionFilter
+    holder_path = "round__table__holder"
+    ordering_fields = ["id", "net"]
+
+
+class LedgerLineSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LedgerLine
+        fields = ["id", "account", "player", "wager", "kind", "amount"]
+
+
+class LedgerEntrySerializer(serializers.ModelSerializer):
+    lines = LedgerLineSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["id", "key", "kind", "table", "round", "posted_at", "posted_by", "memo", "lines"]
+
+
+class LedgerEntryFilter(filters.FilterSet):
+    posted_after = filters.IsoDateTimeFilter(field_name="posted_at", lookup_expr="gte")
+    posted_before = filters.IsoDateTimeFilter(field_name="posted_at", lookup_expr="lt")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["table", "round", "kind"]
+
+
+class LedgerEntryViewSet(ReadOnly):
+    """The append-only ledger: each entry's lines balance to zero."""
+
+    queryset = LedgerEntry.objects.prefetch_related("lines")
+    serializer_class = LedgerEntrySerializer
+    filterset_class = LedgerEntryFilter
+    holder_path = "table__holder"
+    ordering_fields = ["posted_at", "id"]
