@@ -8,7 +8,7 @@
 Plain Django views, not DRF: the heartbeat is the hot path and does no more than check
 the signature and write to the store. Every refusal is JSON {"error", "detail"}:
 401 for the signature, 403 for a device speaking for another, 400 for a malformed body,
-409 for what the floor refuses (with its reasons), 503 when the store is unreachable.
+422 for what the floor refuses (with its reasons), 503 when the store is unreachable.
 """
 
 import json
@@ -20,6 +20,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from casino.api.errors import error_body
 from casino.services.errors import FloorRefused
 from devices import auth, reports
 from devices.models import Device
@@ -39,7 +40,9 @@ class BadRequest(Exception):
 
 
 def _refusal(status: int, error: str, detail: str | list[str]) -> JsonResponse:
-    return JsonResponse({"error": error, "detail": detail}, status=status)
+    # The API's one error body (casino/api/errors.py).
+    reasons = list(detail) if isinstance(detail, list) else [detail]
+    return JsonResponse(error_body(status, error, "; ".join(reasons), reasons), status=status)
 
 
 def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], HttpResponse]):
@@ -63,7 +66,7 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
         except BadRequest as bad:
             return _refusal(bad.status, bad.error, bad.detail)
         except FloorRefused as refused:
-            return _refusal(409, "refused", refused.reasons)
+            return _refusal(422, "refused", refused.reasons)
         except StoreUnavailable as down:
             log.error("device store unreachable: %s", down)
             return _refusal(503, "store_unavailable", "the heartbeat store is unreachable")

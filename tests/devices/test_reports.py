@@ -9,7 +9,7 @@ the endpoints' clock (devices.views.clock).
 - an Extra Roll wagering device posts a purchase at its position (§ 675a.1(c)(1));
 - the Extra Roll lock-out control posts "no more bets" (§ 675a.1(c)(2), § 675a.4(a)).
 
-What the floor refuses comes back as 409 {"error": "refused", "detail": [reasons]} and
+What the floor refuses comes back as 422 with the API's error body, code "refused", and
 writes nothing; a round that is not in progress at the device's table is 409 no_such_round.
 """
 
@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from casino.api.errors import error_body
 from casino.models import Table
 from devices import signing
 from devices.models import Device
@@ -50,6 +51,11 @@ pytestmark = pytest.mark.django_db
 REPORT = "/devices/v1/report"
 S = timedelta(seconds=1)
 Account = LedgerLine.Account
+
+
+def refusal(status: int, code: str, reasons: list[str]) -> dict:
+    """The API's error body for a device's refused report."""
+    return error_body(status, code, "; ".join(reasons), reasons)
 
 
 def code(section: str) -> str:
@@ -155,14 +161,12 @@ def test_a_report_for_a_round_not_in_progress_is_no_such_round(clock):
         body = {"table": table.number, "round": number, "dice": [6, 6, 6]}
         response = post(clock, shaker, body, T0 + 6 * M + number * S)
         assert response.status_code == 409
-        assert response.json() == {
-            "error": "no_such_round",
-            "detail": f"{table.number} has no round {number} in progress",
-        }
+        text = f"{table.number} has no round {number} in progress"
+        assert response.json() == refusal(409, "no_such_round", [text])
     assert written(table) == before
 
 
-def test_a_throw_the_floor_refuses_is_409_with_its_reasons_and_writes_nothing(clock):
+def test_a_throw_the_floor_refuses_is_422_with_its_reasons_and_writes_nothing(clock):
     """58 Pa. Code § 625a.2(a): Sic Bo is played with three dice; a report of four is
     refused with the engine's words, and the round is left open, its wagers untouched."""
     table = open_table("sic_bo", automated_shaker=True)
@@ -173,11 +177,10 @@ def test_a_throw_the_floor_refuses_is_409_with_its_reasons_and_writes_nothing(cl
     response = post(
         clock, shaker, {"table": table.number, "round": 1, "dice": [1, 2, 3, 4]}, T0 + 4 * M
     )
-    assert response.status_code == 409
-    assert response.json() == {
-        "error": "refused",
-        "detail": [f"Sic Bo is played with three dice; 4 were entered ({code('625a.2(a)')})"],
-    }
+    assert response.status_code == 422
+    assert response.json() == refusal(
+        422, "refused", [f"Sic Bo is played with three dice; 4 were entered ({code('625a.2(a)')})"]
+    )
     assert written(table) == before
     assert fresh(round_).status == Round.Status.OPEN
 
@@ -194,12 +197,10 @@ def test_a_shaker_marked_out_of_order_is_refused_its_dice(clock):
     response = post(
         clock, shaker, {"table": table.number, "round": 1, "dice": [1, 2, 3]}, T0 + 4 * M
     )
-    assert response.status_code == 409
+    assert response.status_code == 422
     shaker = device_at(table, "automated_shaker")
-    assert response.json() == {
-        "error": "refused",
-        "detail": [f"{shaker} is out of order: covered: its dice are not taken"],
-    }
+    text = f"{shaker} is out of order: covered: its dice are not taken"
+    assert response.json() == refusal(422, "refused", [text])
     assert written(table) == before
     result(round_, "throw", [1, 2, 3])  # total 6: Small wins 1 to 1
     settle(round_)
@@ -242,8 +243,8 @@ def test_the_pai_gow_generator_posts_the_number_the_deal_counts_from(clock):
 
     # A second number for the same round is refused.
     again = post(clock, generator, {"table": table.number, "round": 1, "number": 3}, moment)
-    assert again.status_code == 409
-    assert again.json()["detail"] == ["this round's starting position is already given"]
+    assert again.status_code == 422
+    assert again.json()["reasons"] == ["this round's starting position is already given"]
 
     result(round_, "deal", {"stacks": STACKS})
     [deal] = [p for p in in_play(fresh(round_)).played if p.event == "deal"]
@@ -329,19 +330,20 @@ def test_the_lock_out_posts_no_more_bets_and_a_later_extra_roll_is_refused(clock
     before = written(table)
     body = {"table": table.number, "round": 1, "extra_roll": {"player": "ann", "amount": "10"}}
     late = post(clock, device, body, T0 + 3 * M + 5 * S)
-    assert late.status_code == 409
-    assert late.json() == {
-        "error": "refused",
-        "detail": [
+    assert late.status_code == 422
+    assert late.json() == refusal(
+        422,
+        "refused",
+        [
             '1.3: the lock-out was engaged at "no more bets"; a later Extra Roll is not '
             f"recognized ({code('675a.1(c)(2)')})"
         ],
-    }
+    )
     assert written(table) == before
     # A second "no more bets" is refused too: the round is already closed.
     again = post(clock, lockout, lock_out, T0 + 3 * M + 10 * S)
-    assert again.status_code == 409
-    assert again.json()["detail"] == [f"{table.number} round 1 is no more bets"]
+    assert again.status_code == 422
+    assert again.json()["reasons"] == [f"{table.number} round 1 is no more bets"]
 
 
 def test_an_extra_roll_report_from_a_device_that_is_down_is_refused(clock):
@@ -354,8 +356,8 @@ def test_an_extra_roll_report_from_a_device_that_is_down_is_refused(clock):
     before = written(table)
     body = {"table": table.number, "round": 1, "extra_roll": {"player": "ann", "amount": "10"}}
     response = post(clock, device, body, T0 + 2 * M + 30 * S)
-    assert response.status_code == 409
-    assert response.json()["detail"] == [
+    assert response.status_code == 422
+    assert response.json()["reasons"] == [
         "1.3: the Extra Roll wagering device at betting position 3 is faulted: no Extra Roll "
         f"there ({code('675a.1(c)(1)')})"
     ]

@@ -171,13 +171,13 @@ def state() -> dict[str, Any]:
 
 
 def assert_refused(response, status: int, error: str, detail: str, *, before: dict) -> None:
-    """A JSON refusal {"error", "detail"} naming `detail`, and nothing written."""
+    """A JSON refusal (the API's error body) naming `detail`, and nothing written."""
     assert response.status_code == status, response.content
     assert response["Content-Type"] == "application/json"
     body = response.json()
-    assert set(body) == {"error", "detail"}
-    assert body["error"] == error
-    assert detail in str(body["detail"]), body["detail"]
+    assert set(body) == {"status", "code", "detail", "reasons", "fields"}
+    assert (body["status"], body["code"]) == (status, error)
+    assert detail in body["detail"], body["detail"]
     assert state() == before
 
 

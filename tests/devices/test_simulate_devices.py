@@ -243,8 +243,8 @@ class _Floor(BaseHTTPRequestHandler):
         port = self.client_address[1]
         self.seen.append((self.path, dict(self.headers), body, port))
         if json.loads(body)["device"] == 2:
-            answer = json.dumps({"error": "refused", "detail": ["no"]}).encode()
-            self.send_response(409)
+            answer = json.dumps({"status": 422, "code": "refused", "detail": "no"}).encode()
+            self.send_response(422)
             self.send_header("Content-Type", "application/json")
         else:
             answer = b""
@@ -268,7 +268,7 @@ def test_the_http_sender_signs_over_one_kept_alive_connection():
                 "dk_testtesttest", "s", "POST", "/x", body, time.time()
             )
             answer = send("/devices/v1/heartbeat", body, headers)
-            assert answer[0] == (409 if device == 2 else 204)
+            assert answer[0] == (422 if device == 2 else 204)
         send.close()
     finally:
         server.shutdown()

@@ -425,11 +425,11 @@ def _json(data: bytes) -> dict[str, Any] | None:
 
 
 def _error_of(status: int, data: bytes) -> str:
-    return str((_json(data) or {}).get("error", "")) if not 200 <= status < 300 else ""
+    return str((_json(data) or {}).get("code", "")) if not 200 <= status < 300 else ""
 
 
 def _detail_of(data: bytes) -> str:
-    """The refusal's JSON ({"error", "detail"}) as one line, or the start of the body."""
+    """The refusal's JSON (the API's error body) as one line, or the start of the body."""
     found = _json(data)
     if found is None:
         return repr(data[:200].decode(errors="replace")) if data else "(no body)"
