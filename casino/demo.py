@@ -82,7 +82,15 @@ DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-floor"
 OPS_USERNAME = "demo-ops"
 COMPLIANCE_USERNAME = "demo-compliance"
-DEMO_STAFF = {OPS_USERNAME: "operations", COMPLIANCE_USERNAME: "compliance"}
+INTEGRATOR_USERNAME = "demo-integrator"
+REGULATOR_USERNAME = "demo-regulator"
+DEMO_STAFF = {
+    OPS_USERNAME: "operations",
+    COMPLIANCE_USERNAME: "compliance",
+    REGULATOR_USERNAME: "regulator",
+}
+# An integrator signs in with an API token (manage.py api_token_issue), not a password.
+DEMO_INTEGRATORS = {INTEGRATOR_USERNAME: "integrator"}
 
 # The people the records name (fictional).
 DEALER = "M. Chen"
@@ -307,6 +315,12 @@ def _staff_ensure() -> Staff:
             )
             user.groups.add(Group.objects.get(name=group))
         users[username] = user
+    for username, group in DEMO_INTEGRATORS.items():
+        user, created = user_model.objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save()
+            user.groups.add(Group.objects.get(name=group))
     return Staff(users[DEMO_USERNAME], users[OPS_USERNAME], users[COMPLIANCE_USERNAME])
 
 

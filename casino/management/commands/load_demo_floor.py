@@ -6,7 +6,9 @@ from casino.demo import (
     COMPLIANCE_USERNAME,
     DEMO_PASSWORD,
     DEMO_USERNAME,
+    INTEGRATOR_USERNAME,
     OPS_USERNAME,
+    REGULATOR_USERNAME,
     DemoRefused,
     demo_floor_load,
 )
@@ -32,5 +34,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo floor: {holder.name}, {tables.count()} tables ({states})")
         self.stdout.write(
             f"  login {DEMO_USERNAME} / {DEMO_PASSWORD} (superuser); "
-            f"{OPS_USERNAME} (operations) and {COMPLIANCE_USERNAME} (compliance), same password"
+            f"{OPS_USERNAME} (operations), {COMPLIANCE_USERNAME} (compliance) and "
+            f"{REGULATOR_USERNAME} (regulator, read-only), same password"
+        )
+        self.stdout.write(
+            f"  an API token: python manage.py api_token_issue --user {INTEGRATOR_USERNAME} "
+            f"--by {OPS_USERNAME}"
         )
