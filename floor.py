@@ -158,9 +158,12 @@ class Floor:
         banner = [
             "",
             "The floor is running.",
+            f"  Floor: {self.base}/floor/",
             f"  Admin: {self.base}/admin/",
-            f"  API:   {self.base}/api/",
+            f"  API:   {self.base}/api/v1/ (docs: {self.base}/api/v1/docs/)",
             "  Login: demo / demo-floor",
+            "  A token: .venv/bin/python manage.py api_token_issue --user demo-integrator "
+            "--by demo-ops",
             *(f"  Worker check, {line}" for line in ping.stdout.splitlines()),
             *(f"  {line}" for line in ping.stderr.splitlines()[-1:]),
             *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
