@@ -1,0 +1,224 @@
+"""deploy/: the compose file, the Procfile, the image and the environment agree.
+
+No Docker engine runs the tests, so the files are read as data: the services and process
+types, their commands, the queues they consume, the variables they need.
+"""
+
+import re
+import runpy
+import shlex
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.conf import settings
+
+from casino.celery import app
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+PROCESS_SERVICES = {"release", "web", "settlement", "monitoring", "beat", "flower"}
+LONG_RUNNING = PROCESS_SERVICES - {"release"}
+
+
+def compose() -> dict[str, Any]:
+    """deploy/compose.yaml as data (YAML anchors and merge keys resolved)."""
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def services() -> dict[str, dict[str, Any]]:
+    """The compose file's services by name."""
+    return compose()["services"]
+
+
+def procfile() -> dict[str, str]:
+    """deploy/Procfile: process type -> command."""
+    types: dict[str, str] = {}
+    for line in (DEPLOY / "Procfile").read_text().splitlines():
+        match = re.match(r"^([A-Za-z0-9_-]+):\s*(.+)$", line)
+        if match:
+            assert match[1] not in types, f"Procfile names {match[1]} twice"
+            types[match[1]] = match[2]
+    return types
+
+
+def env_example() -> dict[str, str]:
+    """deploy/production.env.example: variable -> value."""
+    variables: dict[str, str] = {}
+    for line in (DEPLOY / "production.env.example").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            variables[name] = value
+    return variables
+
+
+def command_of(service: dict[str, Any]) -> str:
+    """A service's command as one line, as a Procfile would write it."""
+    command = service["command"]
+    if isinstance(command, list):
+        # A shell wrapper is what a Procfile runner adds by itself.
+        command = command[2] if command[:2] == ["sh", "-c"] else shlex.join(command)
+    return " ".join(command.split())
+
+
+def queues_of(command: str) -> set[str] | None:
+    """The queues a `celery worker` command consumes; None if it is no worker."""
+    words = shlex.split(command)
+    if "celery" not in words or "worker" not in words:
+        return None
+    for flag in ("-Q", "--queues"):
+        if flag in words:
+            return set(words[words.index(flag) + 1].split(","))
+    return {settings.CELERY_TASK_DEFAULT_QUEUE}
+
+
+def is_beat(command: str) -> bool:
+    words = shlex.split(command)
+    return "celery" in words and "beat" in words
+
+
+def test_compose_has_every_service():
+    assert set(services()) == {"postgres", "redis", *PROCESS_SERVICES}
+
+
+def test_every_process_runs_the_one_image_built_from_deploy_dockerfile():
+    for name in PROCESS_SERVICES:
+        service = services()[name]
+        assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}, name
+        assert service["image"] == "casino-floor:latest", name
+        assert service["env_file"] == "production.env", name
+
+
+def test_long_running_processes_restart_and_wait_for_the_release():
+    for name in LONG_RUNNING:
+        service = services()[name]
+        assert service["restart"] == "unless-stopped", name
+        assert service["depends_on"] == {
+            "release": {"condition": "service_completed_successfully"}
+        }, name
+    release = services()["release"]
+    assert release["restart"] == "no"
+    assert release["depends_on"] == {
+        "postgres": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+    }
+    assert command_of(release) == (
+        "python manage.py migrate --noinput && python manage.py collectstatic --noinput"
+    )
+
+
+def test_postgres_and_redis():
+    postgres, redis = services()["postgres"], services()["redis"]
+    assert postgres["image"] == "postgres:16"
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert any(volume.endswith(":/var/lib/postgresql/data") for volume in postgres["volumes"])
+    assert redis["image"] == "redis:7"
+    assert "./redis.conf:/usr/local/etc/redis/redis.conf:ro" in redis["volumes"]
+    assert redis["command"][:2] == ["redis-server", "/usr/local/etc/redis/redis.conf"]
+    conf = (DEPLOY / "redis.conf").read_text()
+    assert re.search(r"^appendonly yes$", conf, re.M)
+    assert re.search(r"^maxmemory-policy noeviction$", conf, re.M)
+
+
+def test_exactly_one_beat_that_cannot_be_scaled():
+    commands = {name: command_of(s) for name, s in services().items() if "command" in s}
+    beats = [name for name, command in commands.items() if is_beat(command)]
+    assert beats == ["beat"]
+    beat = services()["beat"]
+    assert beat.get("deploy", {}).get("replicas", 1) == 1
+    assert beat["container_name"]  # compose refuses to scale a service with a fixed name
+    assert [name for name, command in procfile().items() if is_beat(command)] == ["beat"]
+
+
+def test_workers_consume_every_queue_and_settlement_alone():
+    consumed = {
+        name: queues
+        for name, service in services().items()
+        if "command" in service and (queues := queues_of(command_of(service))) is not None
+    }
+    assert consumed == {"settlement": {"settlement"}, "monitoring": {"monitoring", "default"}}
+    assert set().union(*consumed.values()) == set(settings.CELERY_QUEUE_NAMES)
+
+
+def test_web_runs_gunicorn_with_its_settings_and_is_probed_on_ready():
+    web = services()["web"]
+    words = shlex.split(command_of(web))
+    assert words[0] == "gunicorn"
+    assert words[words.index("--config") + 1] == "deploy/gunicorn.conf.py"
+    probe = " ".join(web["healthcheck"]["test"])
+    assert "http://127.0.0.1:8000/ready/" in probe
+    assert all(port.endswith(":8000") for port in web["ports"])
+
+
+def test_gunicorn_listens_where_compose_and_the_probe_expect(monkeypatch):
+    for name in ("HOST", "PORT", "WEB_CONCURRENCY"):
+        monkeypatch.delenv(name, raising=False)
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert config["bind"] == "0.0.0.0:8000"
+
+
+def test_flower_needs_a_login_and_stays_on_this_machine():
+    flower = services()["flower"]
+    assert command_of(flower).startswith("celery -A casino flower")
+    assert flower["environment"]["FLOWER_BASIC_AUTH"].startswith("${FLOWER_BASIC_AUTH:?")
+    assert flower["ports"] and all(port.startswith("127.0.0.1:") for port in flower["ports"])
+    # The merge keeps the environment every process gets.
+    assert "DATABASE_URL" in flower["environment"]
+
+
+def test_every_procfile_process_is_a_compose_service_with_the_same_command():
+    in_compose = {name: command_of(services()[name]) for name in PROCESS_SERVICES}
+    in_procfile = {name: " ".join(command.split()) for name, command in procfile().items()}
+    assert in_procfile == in_compose
+
+
+def test_every_queue_a_task_routes_to_is_consumed_by_a_procfile_process():
+    consumed = set().union(*(queues_of(c) or set() for c in procfile().values()))
+    app.loader.import_default_modules()
+    names = {name for name in app.tasks if not name.startswith("celery.")}
+    names |= {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "settlement.round_settle" in names
+    routed = {name: app.amqp.router.route({}, name)["queue"].name for name in names}
+    assert {name: q for name, q in routed.items() if q not in consumed} == {}
+    # Pings are sent to every queue by name, so every queue needs a consumer too.
+    assert set(settings.CELERY_QUEUE_NAMES) <= consumed
+
+
+def test_every_variable_compose_reads_is_in_the_env_example():
+    text = (DEPLOY / "compose.yaml").read_text()
+    referenced = set(re.findall(r"(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)", text))
+    assert not re.findall(r"(?<!\$)\$[A-Za-z_]", text), "use ${VAR}, or $$ for the container"
+    assert referenced >= {"POSTGRES_PASSWORD", "FLOWER_BASIC_AUTH", "SETTLEMENT_CONCURRENCY"}
+    assert referenced - set(env_example()) == set()
+
+
+def test_env_example_is_one_plain_assignment_a_line():
+    # systemd's EnvironmentFile takes a trailing "# comment" as part of the value.
+    for line in (DEPLOY / "production.env.example").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            assert re.fullmatch(r"[A-Z][A-Z0-9_]*=[^\s#'\"]*", line), line
+    variables = env_example()
+    assert variables["DJANGO_ENV"] == "production"
+    for required in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL"):
+        assert required in variables
+    assert "CELERY_BROKER_URL" in variables
+
+
+def test_the_image_is_non_root_production_and_starts_the_web_process():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim$", dockerfile, re.M)
+    assert "pip install -r requirements.txt" in dockerfile
+    users = re.findall(r"^USER (\S+)$", dockerfile, re.M)
+    assert users and users[-1] not in ("root", "0")
+    assert re.search(r"^ENV DJANGO_ENV=production", dockerfile, re.M)
+    cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.M)
+    assert cmd is not None
+    assert " ".join(yaml.safe_load(cmd[1])) == procfile()["web"]
+
+
+def test_the_docs_name_every_process_and_queue():
+    docs = (ROOT / "docs" / "deploy.md").read_text()
+    for name in [*PROCESS_SERVICES, *settings.CELERY_QUEUE_NAMES, "/health/", "/ready/"]:
+        assert f"`{name}`" in docs, name
+    assert "docker compose -f deploy/compose.yaml" in docs
