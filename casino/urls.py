@@ -1,24 +1,25 @@
-"""URLs: the admin at /admin/, the integrators' API at /api/."""
+"""URLs: the floor page, the admin, the integrators' API (/api/v1/), the devices' endpoints
+(/devices/v1/), and the health and readiness probes."""
 
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
-from rest_framework.routers import DefaultRouter
 
-from casino.apis import CertificateHolderViewSet, TableViewSet
-
-router = DefaultRouter()
-router.register("certificate-holders", CertificateHolderViewSet, basename="certificate-holder")
-router.register("tables", TableViewSet, basename="table")
+from casino import floor_page, health
+from casino.api.sign_in import ThrottledSignInForm
 
 admin.site.site_header = "Casino floor"
 admin.site.site_title = "Casino floor"
 admin.site.index_title = "Operations and compliance"
+admin.site.login_form = ThrottledSignInForm  # failed sign-ins throttled
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("", RedirectView.as_view(url="/floor/", permanent=False)),
+    path("floor/", floor_page.floor_page, name="floor"),
+    path("floor/data.json", floor_page.floor_data, name="floor-data"),
+    path("health/", health.health, name="health"),
+    path("ready/", health.ready, name="ready"),
     path("admin/", admin.site.urls),
-    path("api/", include(router.urls)),
-    path("api-auth/", include("rest_framework.urls")),
+    path("api/v1/", include("casino.api.urls")),
     path("devices/v1/", include("devices.urls")),
 ]

@@ -1,0 +1,488 @@
+"""The live floor page (issue 9): every table with its game, status, round in progress,
+equipment due times, device health and last results.
+
+`floor_snapshot` is the one reading of the floor, JSON-ready; the page at /floor/ renders
+it server-side and then polls /floor/data.json every two seconds (casino/static/floor/).
+The REST API's /api/v1/floor/ serves the same snapshot. Its queries are a fixed handful,
+however many tables the floor has: tables, rounds in progress, last results and their
+events, sets in play, devices.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from casino.models import SetInPlay, Table
+from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
+from casino.services.equipment import set_limit
+from devices import store as heartbeat_store
+from devices.models import Device
+from devices.watch import threshold
+from games import flow
+from games.models import Round, RoundEvent
+from games.rules.catalog import GAMES_BY_KEY
+from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
+
+VIEW = "casino.view_table"
+LAST_RESULTS = 5
+POLL_SECONDS = 2
+
+# The floor page's words for a set's schedule state, and for a device's health.
+DUE = {OVERDUE: "overdue", DUE_SOON: "soon"}  # anything else: "ok"
+OK, STALE, DOWN = "ok", "stale", "down"
+# The words beside each colour (floor.js has the same): colour is never the only sign.
+DUE_WORDS = {"ok": "in date", "soon": "due soon", "overdue": "overdue"}
+HEALTH_WORDS = {OK: "ok", STALE: "stale", DOWN: "down"}
+
+# The events that say what a round's result was (the rest of a round is wagering, tile
+# settings and reveals): read for the last results only.
+_RESULT_EVENTS = sorted(
+    (set().union(*flow.RESULT_EVENTS.values()) - {"set", "surrender", "reveal"})
+    | {"no_roll", "bank"}
+)
+_VOIDED = "voided"
+
+
+# -- The snapshot ------------------------------------------------------------------------
+
+
+def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> dict[str, Any]:
+    """The floor at `now` as JSON-ready data: {"at": iso, "tables": [...]}."""
+    everything = tables is None
+    rows = list(
+        _with_last_results(Table.objects.all() if tables is None else tables).select_related(
+            "holder"
+        )
+    )
+    by_id = {table.pk: table for table in rows}
+
+    def mine(queryset: QuerySet) -> QuerySet:
+        # The whole floor needs no list of ids (and no IN clause the size of the floor).
+        return queryset if everything else queryset.filter(table_id__in=list(by_id))
+
+    current = {
+        round_.table_id: round_
+        for round_ in mine(Round.objects.filter(status__in=Round.IN_PROGRESS))
+        .defer("options", "state_after")
+        .annotate(wager_count=Count("wagers"), wagered=Sum("wagers__amount"))
+    }
+    results = _last_results(rows)
+    sets: dict[int, list[SetInPlay]] = {}
+    for row in mine(SetInPlay.objects.filter(removed_at__isnull=True)).select_related(
+        "equipment_set"
+    ):
+        if row.table_id in by_id:
+            row.table = by_id[row.table_id]  # set_limit reads it: no query per set
+            sets.setdefault(row.table_id, []).append(row)
+    devices: dict[int, list[Device]] = {}
+    found = list(mine(Device.objects.exclude(status=Device.Status.RETIRED)))
+    seen = _last_seen(found)
+    for device in found:
+        devices.setdefault(device.table_id, []).append(device)
+    urls = _AdminUrls()
+
+    return {
+        "at": now.isoformat(),
+        "tables": [
+            _table(
+                table,
+                now,
+                current.get(table.pk),
+                results.get(table.pk, []),
+                sets.get(table.pk, []),
+                devices.get(table.pk, []),
+                seen,
+                urls,
+            )
+            for table in rows
+        ],
+    }
+
+
+class _AdminUrls:
+    """Admin change pages: each model's reversed once per snapshot, the pk put in after
+    (reverse per row was a tenth of the snapshot's time)."""
+
+    _PK = "__pk__"  # the admin's <path:object_id> takes any text
+
+    def __init__(self) -> None:
+        self._patterns: dict[str, str] = {}
+
+    def change(self, model: str, pk: int) -> str:
+        """`reverse("admin:<model>_change", args=[pk])`."""
+        if model not in self._patterns:
+            self._patterns[model] = reverse(f"admin:{model}_change", args=[self._PK])
+        return self._patterns[model].replace(self._PK, str(pk))
+
+
+def _with_last_results(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Each table with the ids of its last LAST_RESULTS rounds with a result.
+
+    One index probe each on (table, number), however long the floor's history: ranking
+    every round of every table (a window function) would read them all, every poll.
+    """
+    done = (
+        Round.objects.filter(table=OuterRef("pk"), result_at__isnull=False)
+        .order_by("-number")
+        .values("pk")
+    )
+    return tables.annotate(
+        **{f"result_{n}": Subquery(done[n : n + 1]) for n in range(LAST_RESULTS)}
+    )
+
+
+def _last_results(tables: Sequence[Table]) -> dict[int, list[Round]]:
+    """Those rounds by table, newest first, with their result events: two queries."""
+    ids = [
+        pk
+        for table in tables
+        for n in range(LAST_RESULTS)
+        if (pk := getattr(table, f"result_{n}")) is not None
+    ]
+    if not ids:
+        return {}
+    events = RoundEvent.objects.filter(event__in=_RESULT_EVENTS).order_by("seq")
+    rounds = (
+        Round.objects.filter(pk__in=ids)
+        .defer("options", "state_after")
+        .order_by("table_id", "-number")
+        .prefetch_related(Prefetch("events", events, to_attr="result_events"))
+    )
+    found: dict[int, list[Round]] = {}
+    for round_ in rounds:
+        found.setdefault(round_.table_id, []).append(round_)
+    return found
+
+
+def _last_seen(devices: Sequence[Device]) -> dict[int, datetime | None]:
+    """Each device's last heartbeat: the live store's (one read per kind), else the row's.
+
+    The database store writes the row itself, so there is nothing more to read there.
+    """
+    seen: dict[int, datetime | None] = {device.pk: device.last_seen_at for device in devices}
+    heartbeats = heartbeat_store.store()
+    if isinstance(heartbeats, heartbeat_store.DatabaseStore) or not devices:
+        return seen
+    for kind in sorted({device.kind for device in devices}):
+        try:
+            live = heartbeats.seen(kind)
+        except heartbeat_store.StoreUnavailable:
+            return seen  # unreachable: the rows' copies, at most a flush behind
+        for device in devices:
+            if device.kind == kind and device.pk in live:
+                moment = datetime.fromtimestamp(live[device.pk], tz=timezone.get_current_timezone())
+                row = seen[device.pk]
+                seen[device.pk] = moment if row is None or moment > row else row
+    return seen
+
+
+def _table(
+    table: Table,
+    now: datetime,
+    current: Round | None,
+    results: list[Round],
+    sets: list[SetInPlay],
+    devices: list[Device],
+    seen: Mapping[int, datetime | None],
+    urls: _AdminUrls,
+) -> dict[str, Any]:
+    game = GAMES_BY_KEY.get(table.game)
+    in_play = {row.composition for row in sets}
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "holder": table.holder.name,
+        "game": {"key": table.game, "name": game.name if game else table.game},
+        # The game's own name for it: the model's choices share one "standard" key.
+        "variant": {
+            "key": table.variant,
+            "name": dict(game.variants).get(table.variant, table.variant) if game else "",
+        },
+        "status": table.status,
+        "status_display": table.get_status_display(),
+        "status_changed_at": _iso(table.status_changed_at),
+        "admin_url": urls.change("casino_table", table.pk),
+        "round": None if current is None else _round(current, urls),
+        "equipment": [_set(row, now) for row in sets],
+        "missing_sets": [
+            COMPOSITIONS[composition].label
+            for composition in REQUIRED_SETS.get((table.game, table.variant), ())
+            if composition not in in_play
+        ],
+        "devices": [_device(device, seen.get(device.pk), now, urls) for device in devices],
+        "last_results": [_result(round_, urls) for round_ in results],
+    }
+
+
+def _round(round_: Round, urls: _AdminUrls) -> dict[str, Any]:
+    return {
+        "id": round_.pk,
+        "number": round_.number,
+        "status": round_.status,
+        "status_display": round_.get_status_display(),
+        "opened_at": _iso(round_.opened_at),
+        "wagers": round_.wager_count,
+        "wagered": _amount(round_.wagered),
+        "admin_url": urls.change("games_round", round_.pk),
+    }
+
+
+def _set(row: SetInPlay, now: datetime) -> dict[str, Any]:
+    due_at, warn_from, limit = set_limit(row)
+    # The rules' own reading: in date up to and including the moment the limit runs out.
+    state = schedule_state(due_at, due_at - warn_from, now)
+    return {
+        "composition": COMPOSITIONS[row.composition].label,
+        "set": row.equipment_set.identifier,
+        "put_in_play_at": _iso(row.put_in_play_at),
+        "due_at": _iso(due_at),
+        "warn_from": _iso(warn_from),
+        "limit": limit,
+        "due": DUE.get(state, OK),
+    }
+
+
+def _device(
+    device: Device, seen: datetime | None, now: datetime, urls: _AdminUrls
+) -> dict[str, Any]:
+    ago = None if seen is None else max(0, int((now - seen).total_seconds()))
+    return {
+        "id": device.pk,
+        "kind": device.get_kind_display(),
+        "serial": device.serial_number,
+        "status": device.status,
+        "status_display": device.get_status_display(),
+        "position": device.position,
+        "last_seen_at": _iso(seen),
+        "seconds_since_seen": ago,
+        "health": _health(device, seen, now),
+        "admin_url": urls.change("devices_device", device.pk),
+    }
+
+
+def _health(device: Device, seen: datetime | None, now: datetime) -> str:
+    """ok: active and heard from within its kind's allowance; down: faulted or out of
+    order; stale: anything else (silent, never heard from, or marked stale)."""
+    if device.status in (Device.Status.FAULTED, Device.Status.OUT_OF_ORDER):
+        return DOWN
+    if device.status != Device.Status.ACTIVE:
+        return STALE
+    # The watch may not have run yet: judge the silence at `now`, as it would.
+    last = seen or device.status_changed_at
+    return OK if (now - last).total_seconds() <= threshold(device.kind)[2] else STALE
+
+
+def _result(round_: Round, urls: _AdminUrls) -> dict[str, Any]:
+    text, voided = result_text(round_.game, round_.result_events)
+    status = _VOIDED if voided else round_.status
+    return {
+        "id": round_.pk,
+        "number": round_.number,
+        "result": text,
+        "status": status,
+        "status_display": "Voided" if voided else round_.get_status_display(),
+        "at": _iso(round_.result_at),
+        "admin_url": urls.change("games_round", round_.pk),
+    }
+
+
+# -- A result, readably ------------------------------------------------------------------
+
+
+def result_text(game: str, events: Iterable[RoundEvent]) -> tuple[str, bool]:
+    """A round's result in a few words (dice "3-4-5", a Pai Gow starting position), and
+    whether the round was voided; from its result events in order."""
+    events = list(events)
+    for event in events:
+        section = _void_section(game, event.event, event.payload)
+        if section:
+            return f"void (§ {section}): every wager returned", True
+    if game == "pai_gow":
+        return _pai_gow_text(events), False
+    parts = []
+    for event in events:
+        if event.event == "throw":
+            parts = [_throw_text(game, event.payload)]  # the last throw is the result
+        elif event.event == "extra_roll":
+            parts.append(f"Extra Roll {_dice(event.payload)}")
+        elif event.event == "no_roll" and game in flow.NO_ROLL_IN_ENGINE:
+            parts = ["no roll: every wager returned"]
+    return ", ".join(parts) or "no result recorded", False
+
+
+def _void_section(game: str, event: str, payload: object) -> str | None:
+    for section, (void_event, void_payload) in flow.VOIDS.get(game, {}).items():
+        if event != void_event:
+            continue
+        if isinstance(void_payload, Mapping):
+            if isinstance(payload, Mapping) and all(
+                payload.get(k) == v for k, v in void_payload.items()
+            ):
+                return section
+        elif payload == void_payload:
+            return section
+    return None
+
+
+def _dice(faces: object) -> str:
+    if isinstance(faces, list) and all(isinstance(f, int) for f in faces):
+        return "-".join(str(f) for f in faces)
+    return str(faces)
+
+
+def _throw_text(game: str, payload: object) -> str:
+    if game == "three_dice_football" and isinstance(payload, Mapping):
+        return f"green {_dice(payload.get('green'))}, red {payload.get('red')}"
+    if game == "craps" and isinstance(payload, list) and all(isinstance(f, int) for f in payload):
+        return f"{_dice(payload)} ({sum(payload)})"
+    return _dice(payload)
+
+
+def _pai_gow_text(events: list[RoundEvent]) -> str:
+    deal = next((e for e in events if e.event == "deal"), None)
+    if deal is None or not isinstance(deal.payload, Mapping):
+        return "not dealt"
+    payload = deal.payload
+    if "dice" in payload and isinstance(payload["dice"], list):
+        faces = payload["dice"]
+        how = f"dice {_dice(faces)}"
+        count = sum(f for f in faces if isinstance(f, int))
+    elif isinstance(payload.get("rng"), int):
+        count = payload["rng"]
+        how = f"generator {count}"
+    else:
+        return "hands dealt as given"
+    if any(e.event == "bank" for e in events):
+        # A player bank's count begins at the bank's position (§ 621a.9(j)).
+        return f"{how}: count {count} from the bank"
+    return f"{how}: starts at {_place(starting_place(max(count, 1)))}"
+
+
+def _place(place: str) -> str:
+    if place == DEALER:
+        return "the dealer"
+    if place == DEAD_HAND:
+        return "the Dead Hand"
+    return f"position {place}"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _amount(value: Decimal | None) -> str:
+    return str((value or Decimal(0)).quantize(Decimal("0.01")))
+
+
+# -- The page and its data ---------------------------------------------------------------
+
+
+def _staff(request: HttpRequest) -> bool:
+    return request.user.is_authenticated and request.user.is_staff
+
+
+@never_cache
+def floor_page(request: HttpRequest) -> HttpResponse:
+    """The floor page: rendered here first, then kept live by casino/static/floor/floor.js."""
+    if not _staff(request):
+        return redirect_to_login(request.get_full_path(), reverse("admin:login"))
+    if not request.user.has_perm(VIEW):
+        raise PermissionDenied(f"{request.user} may not view the floor (needs {VIEW})")
+    snapshot = floor_snapshot(now=timezone.now())
+    context = {
+        "tables": [_for_page(table, snapshot["at"]) for table in snapshot["tables"]],
+        "summary": summary(snapshot),
+        "as_of": _local(snapshot["at"], "%H:%M:%S"),
+        "time_zone": settings.TIME_ZONE,
+        "poll_ms": POLL_SECONDS * 1000,
+        "poll_seconds": POLL_SECONDS,
+        "links": admin_links(),
+    }
+    return render(request, "floor/floor.html", context)
+
+
+@never_cache
+def floor_data(request: HttpRequest) -> JsonResponse:
+    """The floor snapshot as JSON, for the page's polling (401 signed out, 403 no right)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
+    if not request.user.is_staff or not request.user.has_perm(VIEW):
+        return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
+    return JsonResponse(floor_snapshot(now=timezone.now()))
+
+
+def admin_links() -> list[tuple[str, str]]:
+    """The admin pages the floor page links to."""
+    return [
+        ("Admin", reverse("admin:index")),
+        ("Tables", reverse("admin:casino_table_changelist")),
+        ("Rounds", reverse("admin:games_round_changelist")),
+        ("Devices", reverse("admin:devices_device_changelist")),
+    ]
+
+
+def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
+    """Counts for the page's header: tables by status, sets overdue, devices not ok."""
+    tables = snapshot["tables"]
+    return {
+        "open": sum(t["status"] == Table.Status.OPEN for t in tables),
+        "suspended": sum(t["status"] == Table.Status.SUSPENDED for t in tables),
+        "closed": sum(t["status"] == Table.Status.CLOSED for t in tables),
+        "overdue": sum(s["due"] == "overdue" for t in tables for s in t["equipment"]),
+        "devices_not_ok": sum(d["health"] != OK for t in tables for d in t["devices"]),
+    }
+
+
+def _local(iso: str | None, pattern: str = "%Y-%m-%d %H:%M") -> str:
+    """A snapshot time in the casino's time zone (settings.TIME_ZONE), as floor.js writes it."""
+    if iso is None:
+        return ""
+    moment = datetime.fromisoformat(iso)
+    return timezone.localtime(moment, timezone.get_default_timezone()).strftime(pattern)
+
+
+def _short(iso: str | None, today: str) -> str:
+    """HH:MM on the snapshot's own day, the date too before it (as floor.js)."""
+    full = _local(iso)
+    return full[11:] if full[:10] == today else full
+
+
+def ago_text(seconds: int | None) -> str:
+    """How long ago a device was last heard from, in the unit that reads best."""
+    if seconds is None:
+        return "never heard from"
+    for unit, size, below in (("s", 1, 120), ("min", 60, 7200), ("h", 3600, 172800)):
+        if seconds < below:
+            return f"seen {seconds // size} {unit} ago"
+    return f"seen {seconds // 86400} days ago"
+
+
+def _for_page(table: Mapping[str, Any], at: str) -> dict[str, Any]:
+    """A table of the snapshot with its times written out for the template."""
+    today = _local(at)[:10]
+    page = dict(table)
+    page["since_text"] = _short(table["status_changed_at"], today)
+    if table["round"] is not None:
+        opened = _short(table["round"]["opened_at"], today)
+        page["round"] = {**table["round"], "opened_text": opened}
+    page["equipment"] = [
+        {**s, "due_text": _local(s["due_at"]), "word": DUE_WORDS[s["due"]]}
+        for s in table["equipment"]
+    ]
+    page["devices"] = [
+        {**d, "seen_text": ago_text(d["seconds_since_seen"]), "word": HEALTH_WORDS[d["health"]]}
+        for d in table["devices"]
+    ]
+    page["last_results"] = [{**r, "at_text": _short(r["at"], today)} for r in table["last_results"]]
+    return page
