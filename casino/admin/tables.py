@@ -88,7 +88,7 @@ class TableAdmin(admin.ModelAdmin):
         "number",
         "holder",
         "game",
-        "variant",
+        "variant_name",
         "status",
         "equipment",
         "rules_in_force",
@@ -163,6 +163,10 @@ class TableAdmin(admin.ModelAdmin):
     # -- Columns and read-only fields ----------------------------------------------------
 
     @admin.display(description="equipment")
+    @admin.display(description="variant", ordering="variant")
+    def variant_name(self, table: Table) -> str:
+        return table.get_variant_display()
+
     def equipment(self, table: Table) -> SafeString:
         rows = getattr(table, "current_sets", None)
         in_play = {r.composition: r for r in rows} if rows is not None else sets_in_play(table)

@@ -87,6 +87,11 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.number} ({self.get_game_display()})"
 
+    def get_variant_display(self) -> str:
+        """The variant's name in the table's own game (keys such as "standard" repeat)."""
+        game = GAMES_BY_KEY.get(self.game)
+        return dict(game.variants).get(self.variant, self.variant) if game else self.variant
+
     def clean(self) -> None:
         """The chapter's rules on the table itself: variant, seats, table type, limits."""
         game = GAMES_BY_KEY.get(self.game)

@@ -427,12 +427,7 @@ def test_rounds_in_progress_only(floor):
     assert [r["result"] for r in table["last_results"]] == ["6-6-6", "3-4-5"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="casino.models.tables: variant_choices() keeps the first name of each key, so every "
-    "'standard' variant displays as 'Pai Gow' (the admin's variant column for Sic Bo and Three "
-    "Dice Football tables); the floor page reads the game's own variant names instead",
-)
 def test_a_sic_bo_tables_variant_displays_as_sic_bo():
+    # Variant keys repeat across games ("standard"): the name is the table's game's own.
     table = compliant_table("sic_bo", number="SB-01", with_devices=False).table
     assert table.get_variant_display() == "Sic Bo"
