@@ -164,7 +164,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pages",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"sign-in": env_str("CASINO_SIGN_IN_RATE", "10/min")},
     "COERCE_DECIMAL_TO_STRING": True,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

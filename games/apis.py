@@ -19,7 +19,7 @@ from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet
 from casino.api.permissions import scoped
 from casino.api.writes import write
-from casino.models import Table
+from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.services import rounds
 
@@ -99,7 +99,9 @@ class VoidSerializer(serializers.Serializer):
 
 
 class RoundFilter(filters.FilterSet):
-    holder = filters.NumberFilter(field_name="table__holder")
+    holder = filters.ModelChoiceFilter(
+        field_name="table__holder", queryset=CertificateHolder.objects.all()
+    )
     opened_after = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="gte")
     opened_before = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="lt")
 
@@ -257,7 +259,7 @@ class ResolutionSerializer(serializers.ModelSerializer):
 
 
 class ResolutionFilter(filters.FilterSet):
-    table = filters.NumberFilter(field_name="round__table")
+    table = filters.ModelChoiceFilter(field_name="round__table", queryset=Table.objects.all())
 
     class Meta:
         model = Resolution

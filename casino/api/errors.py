@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import DataError
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -106,3 +106,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers["WWW-Authenticate"] = 'Bearer realm="api"'
     set_rollback()
     return Response(body, status=status_code, headers=headers)
+
+
+def no_such_endpoint(request: HttpRequest, path: str = "") -> JsonResponse:
+    """What /api/v1/ answers for a path it does not have: the one body, not an HTML page."""
+    detail = f"no endpoint at {request.path}; the list is at /api/v1/ and /api/v1/docs/"
+    if not request.path.endswith("/"):
+        detail += " (every path ends with a slash)"
+    return JsonResponse(error_body(404, "not_found", detail, [detail]), status=404)

@@ -304,7 +304,7 @@ class RulesSubmissionViewSet(ReadOnly):
         given = RejectSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         done = submissions.submission_reject(
-            self.get_object(), by=request.user, now=_now(), note=given.validated_data["note"]
+            self.get_object(), by=request.user, now=_now(), reason=given.validated_data["note"]
         )
         return Response(RulesSubmissionSerializer(done).data)
 

@@ -1,7 +1,7 @@
 """Failed sign-ins are throttled: after CASINO_SIGN_IN_FAILURES failures for one username,
-or from one address, within CASINO_SIGN_IN_WINDOW_SECONDS, every further try is refused
-until the window has passed, whatever the password. The counts live in the shared cache,
-so every web process on every machine sees them.
+or from one address, each within CASINO_SIGN_IN_WINDOW_SECONDS of the last, every further
+try is refused until that long after the last failure, whatever the password. The counts
+live in the shared cache, so every web process on every machine sees them.
 
 The admin's sign-in form says so plainly; the backend refuses on any other path.
 """
@@ -36,12 +36,15 @@ def sign_in_locked(username: str | None, request: HttpRequest | None) -> bool:
 
 
 def _failed(username: str | None, request: HttpRequest | None) -> None:
+    window = settings.CASINO_SIGN_IN_WINDOW_SECONDS
     for key in _keys(username, request):
-        cache.add(key, 0, timeout=settings.CASINO_SIGN_IN_WINDOW_SECONDS)
+        cache.add(key, 0, timeout=window)
         try:
-            cache.incr(key)
+            cache.incr(key)  # atomic in Redis
         except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=settings.CASINO_SIGN_IN_WINDOW_SECONDS)
+            cache.set(key, 1, timeout=window)
+        # The window runs from the latest failure (some caches' incr resets the timeout).
+        cache.touch(key, timeout=window)
 
 
 @receiver(user_login_failed, dispatch_uid="casino-sign-in-failed")

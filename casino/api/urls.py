@@ -1,10 +1,11 @@
 """/api/v1/: the router's resources, the floor, PAR sheets, the schema and its docs."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from casino.api import floor, overview
+from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
 from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
 
@@ -33,4 +34,6 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("", include(router.urls)),
+    # Last: any other path under /api/v1/ is a 404 in the API's error body.
+    re_path(r"^(?P<path>.*)$", no_such_endpoint),
 ]
