@@ -86,18 +86,21 @@ def set_changeout(
         if reason not in REASONS:
             reasons.append(f"unknown reason {reason!r}; the reasons are {', '.join(REASONS)}")
         if current is None:
-            label = COMPOSITIONS[composition].label if composition in COMPOSITIONS else composition
-            reasons.append(f"{table.number} has no {label} in play to change")
+            reasons.append(f"{table.number} has no {_label(composition)} in play to change")
         if new_set is not None:
             new_set = EquipmentSet.objects.select_for_update().get(pk=new_set.pk)
             reasons += _put_in_play_refusals(table, new_set)
             if new_set.composition != composition:
-                reasons.append(f"{new_set} is not {COMPOSITIONS[composition].label}")
+                reasons.append(f"{new_set} is not {_label(composition)}")
         if reasons:
             raise FloorRefused("Changeout", reasons)
         assert current is not None
         _end(current, reason, by, now, note)
         return _start(table, new_set, by, now) if new_set is not None else None
+
+
+def _label(composition: str) -> str:
+    return COMPOSITIONS[composition].label if composition in COMPOSITIONS else composition
 
 
 def _put_in_play_refusals(table: Table, equipment_set: EquipmentSet) -> list[str]:
