@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from casino.admin.common import service_call
+from casino.admin.common import ReadOnlyAdmin, service_call
 from casino.models import ApiToken, ApiWrite
 from casino.services.api_tokens import INTEGRATOR, token_issue, token_revoke
 
@@ -92,17 +92,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(ApiWrite)
-class ApiWriteAdmin(admin.ModelAdmin):
+class ApiWriteAdmin(ReadOnlyAdmin):
     list_display = ["at", "user", "method", "path", "status_code", "idempotency_key"]
     list_filter = ["method", "status_code"]
     search_fields = ["path", "idempotency_key", "user__username"]
     date_hierarchy = "at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
