@@ -167,7 +167,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pages",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "casino.api.schema.ApiSchema",
     "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -182,8 +182,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",  # served from the app itself: no CDN
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.api.schema.database_bounds_drop",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": "casino.models.tables.Table.Status",
         "LifecycleStatusEnum": "casino.models.lifecycle.Lifecycle",

@@ -74,7 +74,9 @@ class WagerInSerializer(serializers.Serializer):
 
     player = serializers.CharField(max_length=64)
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
-    amount = serializers.CharField(help_text='A decimal string, e.g. "25.00".')
+    amount = serializers.DecimalField(
+        max_digits=14, decimal_places=2, help_text='A decimal string, e.g. "25.00".'
+    )
     on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
     seat = serializers.IntegerField(required=False)
     position = serializers.IntegerField(required=False, help_text="Betting position.")

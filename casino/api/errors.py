@@ -12,6 +12,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import DataError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -108,6 +109,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return Response(body, status=status_code, headers=headers)
 
 
+@csrf_exempt  # it changes nothing, and a token's POST carries no CSRF cookie
 def no_such_endpoint(request: HttpRequest, path: str = "") -> JsonResponse:
     """What /api/v1/ answers for a path it does not have: the one body, not an HTML page."""
     detail = f"no endpoint at {request.path}; the list is at /api/v1/ and /api/v1/docs/"

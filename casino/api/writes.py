@@ -19,8 +19,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -30,27 +28,14 @@ from casino.models import ApiToken, ApiWrite
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
+# The attribute a recorded write's handler carries: is its key required (the schema reads it).
+KEY_REQUIRED = "idempotency_key_required"
 KEY_LENGTH = 255
 
 
 def write(*, key_required: bool) -> Callable:
     """Decorate a view's write handler: recorded, and answered once per Idempotency-Key
     (a key `key_required` on what moves money or changes a round)."""
-    described = extend_schema(
-        parameters=[
-            OpenApiParameter(
-                HEADER,
-                OpenApiTypes.STR,
-                OpenApiParameter.HEADER,
-                required=key_required,
-                description=(
-                    "A unique string per intended change (a UUID). Sent again with the same "
-                    "body, the first answer comes back and nothing changes; with another "
-                    "body, the request is refused (422)."
-                ),
-            )
-        ]
-    )
 
     def decorate(handler: Callable) -> Callable:
         @functools.wraps(handler)
@@ -58,7 +43,8 @@ def write(*, key_required: bool) -> Callable:
             run = functools.partial(handler, view, request, *args, **kwargs)
             return write_run(view, request, run, key_required=key_required)
 
-        return described(recorded)
+        setattr(recorded, KEY_REQUIRED, key_required)  # the schema declares the header
+        return recorded
 
     return decorate
 

@@ -181,7 +181,6 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     # Served beside the schema, not in it.
     ("GET", f"{V}/schema/"): PUBLIC,
     ("GET", f"{V}/docs/"): PUBLIC,
-    ("GET", f"{V}/redoc/"): PUBLIC,
     # The devices' own endpoints: a signature or nothing (the heartbeat answers 204).
     ("POST", "/devices/v1/heartbeat"): {**DEVICE_ONLY, "device": 204},
     ("POST", "/devices/v1/condition"): DEVICE_ONLY,
@@ -193,7 +192,6 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
 NOT_IN_SCHEMA = {
     ("GET", f"{V}/schema/"),
     ("GET", f"{V}/docs/"),
-    ("GET", f"{V}/redoc/"),
     ("POST", "/devices/v1/heartbeat"),
     ("POST", "/devices/v1/condition"),
     ("POST", "/devices/v1/report"),
@@ -424,7 +422,6 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
     ("GET", f"{V}/wagers/{{id}}/"): lambda t, f: (f"{V}/wagers/{t.wager.pk}/", None),
     ("GET", f"{V}/schema/"): lambda t, f: (f"{V}/schema/", None),
     ("GET", f"{V}/docs/"): lambda t, f: (f"{V}/docs/", None),
-    ("GET", f"{V}/redoc/"): lambda t, f: (f"{V}/redoc/", None),
     ("POST", "/devices/v1/heartbeat"): lambda t, f: (
         "/devices/v1/heartbeat",
         {"device": f.shaker.device.pk},
@@ -535,7 +532,7 @@ def api_answer_check(response, expected: int, role: str, key: tuple[str, str], p
     elif expected == 422:
         body = error_of(response, 422, "refused")
         assert body["reasons"] == REFUSED[key]
-    elif key in (("GET", f"{V}/docs/"), ("GET", f"{V}/redoc/")):
+    elif key == ("GET", f"{V}/docs/"):
         assert response["Content-Type"].startswith("text/html")
     elif key == ("GET", f"{V}/schema/"):
         assert yaml.safe_load(response.content)["info"]["title"] == "Casino floor API"
