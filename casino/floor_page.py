@@ -26,8 +26,8 @@ from django.views.decorators.cache import never_cache
 from casino.models import SetInPlay, Table
 from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
 from casino.services.equipment import set_limit
-from devices import store as heartbeat_store
 from devices.models import Device
+from devices.selectors import seen_attach
 from devices.watch import threshold
 from games import flow
 from games.models import Round, RoundEvent
@@ -86,8 +86,8 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
             row.table = by_id[row.table_id]  # set_limit reads it: no query per set
             sets.setdefault(row.table_id, []).append(row)
     devices: dict[int, list[Device]] = {}
-    found = list(mine(Device.objects.exclude(status=Device.Status.RETIRED)))
-    seen = _last_seen(found)
+    found = seen_attach(mine(Device.objects.exclude(status=Device.Status.RETIRED)))
+    seen = {device.pk: device.seen.at for device in found}
     for device in found:
         devices.setdefault(device.table_id, []).append(device)
     urls = _AdminUrls()
@@ -165,28 +165,6 @@ def _last_results(tables: Sequence[Table]) -> dict[int, list[Round]]:
     return found
 
 
-def _last_seen(devices: Sequence[Device]) -> dict[int, datetime | None]:
-    """Each device's last heartbeat: the live store's (one read per kind), else the row's.
-
-    The database store writes the row itself, so there is nothing more to read there.
-    """
-    seen: dict[int, datetime | None] = {device.pk: device.last_seen_at for device in devices}
-    heartbeats = heartbeat_store.store()
-    if isinstance(heartbeats, heartbeat_store.DatabaseStore) or not devices:
-        return seen
-    for kind in sorted({device.kind for device in devices}):
-        try:
-            live = heartbeats.seen(kind)
-        except heartbeat_store.StoreUnavailable:
-            return seen  # unreachable: the rows' copies, at most a flush behind
-        for device in devices:
-            if device.kind == kind and device.pk in live:
-                moment = datetime.fromtimestamp(live[device.pk], tz=timezone.get_current_timezone())
-                row = seen[device.pk]
-                seen[device.pk] = moment if row is None or moment > row else row
-    return seen
-
-
 def _table(
     table: Table,
     now: datetime,
@@ -204,11 +182,7 @@ def _table(
         "number": table.number,
         "holder": table.holder.name,
         "game": {"key": table.game, "name": game.name if game else table.game},
-        # The game's own name for it: the model's choices share one "standard" key.
-        "variant": {
-            "key": table.variant,
-            "name": dict(game.variants).get(table.variant, table.variant) if game else "",
-        },
+        "variant": {"key": table.variant, "name": table.get_variant_display()},
         "status": table.status,
         "status_display": table.get_status_display(),
         "status_changed_at": _iso(table.status_changed_at),

@@ -157,16 +157,15 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     def wagers(self, request: Request, pk: str) -> Response:
         """Place wagers, all or none, each numbered ROUND.N and checked by the engine."""
         wagers = _payload(request).get("wagers")
+        round_ = self.get_object()
         placed = rounds.wagers_place(
-            self.get_object(), wagers, by=request.user, now=timezone.now(), source=INTEGRATOR
+            round_, wagers, by=request.user, now=timezone.now(), source=INTEGRATOR
         )
-        round_ = Round.objects.get(pk=pk)
+        # Placing wagers changes no field of the round: the rows as placed are the answer.
         return Response(
             {
                 "round": RoundSerializer(round_).data,
-                "wagers": WagerSerializer(
-                    Wager.objects.filter(pk__in=[w.pk for w in placed]).order_by("id"), many=True
-                ).data,
+                "wagers": WagerSerializer(placed, many=True).data,
             },
             status=201,
         )

@@ -10,6 +10,8 @@ from rest_framework.parsers import JSONParser
 
 
 def _finite(text: str) -> float:
+    # A JSON number is a float, as everywhere in DRF: money never comes as one (amounts are
+    # decimal strings, and games.rules.core.money.parse_amount refuses a float; ADR 0002).
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"{text} is out of range for a number")
