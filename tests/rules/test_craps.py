@@ -1379,13 +1379,24 @@ def test_623b_2_d_1_lucky_shooter_loses_on_come_out_craps(dice) -> None:
 
 @pytest.mark.parametrize("dice", [(3, 4), (5, 6)])
 def test_623b_2_d_2_lucky_shooter_come_out_natural_pays_1_for_1_and_stays(dice) -> None:
-    # "1 for 1": one unit returned for the one unit wagered = the stake back, net 0.00
-    # (spec, as changed by the engine author: result push), and the wager stays working.
+    # "1 for 1" is the stake itself, and the wager "remain[s] working for the next come out
+    # roll": no decision, so no resolution; its one resolution comes when it is decided.
     result = play(bets(w("ls", "lucky_shooter")), roll(*dice), roll(1, 1), **LUCKY)
-    assert decided(result, 1) == {"ls": (PUSH, "0.00", C("623b.2(d)(2)"))}
-    got = resolution(result, "ls", 1)
-    assert (got["odds"], got["remains_working"]) == ("1 for 1", "true")
+    assert decided(result, 1) == {}
+    assert result["steps"][1]["resolutions"] == []
     assert decided(result) == {"ls": (LOSE, "-10.00", C("623b.2(d)(1)"))}
+    assert result["open"] == []
+
+
+def test_623b_2_d_2_lucky_shooter_after_come_out_sevens_and_elevens_plays_its_point() -> None:
+    # 7, 11, 7 on the come out, then the text's first example: 9; 10, 4, 6, 10 -> 3 of 5
+    # (A: 5 for 1, net 4 * 5), one resolution for the whole run.
+    naturals = [(3, 4), (5, 6), (1, 6)]
+    result = play(bets(w("ls", "lucky_shooter", "5")), *rolls(*naturals, *HANDS["3"]), **LUCKY)
+    resolved = [r for step in result["steps"] for r in step["resolutions"]]
+    assert [(r["wager"], r["result"], r["net"], r["cite"]) for r in resolved] == [
+        ("ls", WIN, "20.00", C("623b.2(e)"))
+    ]
 
 
 def test_623b_2_a_lucky_shooter_only_at_a_fully_automated_electronic_table() -> None:

@@ -625,9 +625,10 @@ def test_623b_3_c_bonus_craps_par(kind, table):
 
 
 # ---------------------------------------------------------------------------------------
-# Lucky Shooter (§ 623b.2), one come out cycle: come out 2, 3, 12 lose (4/36); 7 or 11 is
-# one resolution, "1 for 1" = the stake returned, net 0 (a push; the wager stays working for
-# the next cycle) (8/36); a point P (W/36), then
+# Lucky Shooter (§ 623b.2), from placement to its one decision: come out 2, 3, 12 lose (4/36);
+# a come out 7 or 11 (8/36) is paid "1 for 1", the stake itself, and the wager "remain[s]
+# working for the next come out roll": no decision, the same come out again. So each decision
+# below has its one-cycle probability times 1 + 8/36 + (8/36)^2 + ... = 36/28; a point P (W/36), then
 # each throw that is one of the other five point numbers not yet thrown adds it, any other
 # throw settles with the count k; after all five the next throw settles (P: the top award).
 # Enumerated over the ordered sequences of distinct other points:
@@ -675,17 +676,20 @@ def test_623b_2_lucky_shooter_par(table):
     def add(net, p):
         expected[F(net)] = expected.get(F(net), F(0)) + p
 
-    add(0, p36(8))  # come out 7 or 11: 1 for 1, the stake back
-    add(-1, p36(4) + phase[0] + phase[1])  # come out craps; 0 or 1 other point
-    add(top - 1, phase["top"])
-    add(five - 1, phase[5])
-    add(four - 1, phase[4])
-    add(three - 1, phase[3])
-    add(two - 1 if two else -1, phase[2])
-    # Per cycle: A 13.19%, B 12.53%, C 8.19%, D 8.43% (with the 7/11 as net +1 every table
-    # would be 8/36 lower, a player advantage: A -9.03%).
-    edges = {"A": F(249299, 1889568), "B": F(118345, 944784), "C": F(154799, 1889568)}
-    edges["D"] = F(159317, 1889568)
+    repeats = F(36, 28)  # come out 7s and 11s before the decision: no resolution, no money
+    add(-1, (p36(4) + phase[0] + phase[1]) * repeats)  # come out craps; 0 or 1 other point
+    add(top - 1, phase["top"] * repeats)
+    add(five - 1, phase[5] * repeats)
+    add(four - 1, phase[4] * repeats)
+    add(three - 1, phase[3] * repeats)
+    add(two - 1 if two else -1, phase[2] * repeats)
+    # Per decided wager: A 16.96%, B 16.11%, C 10.53%, D 10.84%; per come out cycle (the 7 or
+    # 11 counted as a cycle returning 0) they were 13.19%, 12.53%, 8.19%, 8.43%: times 36/28.
+    per_cycle = {"A": F(249299, 1889568), "B": F(118345, 944784), "C": F(154799, 1889568)}
+    per_cycle["D"] = F(159317, 1889568)
+    edges = {"A": F(249299, 1469664), "B": F(118345, 734832), "C": F(154799, 1469664)}
+    edges["D"] = F(159317, 1469664)
+    assert edges[table] == per_cycle[table] * repeats
     assert edge_of(expected) == edges[table]
     check("lucky_shooter", expected, lucky_shooter_paytable=table, table_type="electronic")
 

@@ -13,6 +13,13 @@ class Engine(Protocol):
     the event, so any round replays exactly. It raises MalformedInput for an event
     of the wrong form (field named relative to the step, e.g. ``throw[2]``) and
     reports what the rules forbid inside the StepOutcome.
+
+    Every resolution ends its wager: a wager resolved by a step is not among
+    `open_wagers` after it and is never resolved again. A wager that stays working
+    after a throw (a Lucky Shooter's come out 7, a Place Bet off on a come out roll)
+    has not been decided and gets no resolution. The floor keeps one Resolution per
+    wager and the ledger moves its stake once; tests/rules/test_engine_contract.py
+    plays random games of every engine to hold each engine to it.
     """
 
     game: str

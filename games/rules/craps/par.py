@@ -10,8 +10,9 @@ function that settles a real throw, so the PAR sheet and settlement cannot disag
 When each wager is counted from (docs/regulations.md): line and come bets from
 placement; odds from the point; Place, Buy, Lay and Hardway bets as working bets; the
 Fire Bet from a new shooter's first come out roll; Hot Roller and Bonus Craps from the
-first throw after a 7; Hot Shooter from a come out roll; Lucky Shooter one come out cycle
-at a time (a come out 7 or 11 is paid and the wager stays working: the next decision).
+first throw after a 7; Hot Shooter from a come out roll; Lucky Shooter from placement to its
+one decision (a come out 7 or 11 pays "1 for 1", the stake itself, and the wager stays working:
+no decision, the chain comes back to the same come out).
 """
 
 from collections.abc import Iterable, Mapping

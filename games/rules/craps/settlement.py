@@ -40,7 +40,6 @@ from games.rules.craps.paytables import (
     LAYING_ODDS,
     LUCKY_SHOOTER,
     LUCKY_SHOOTER_POINT_AND_FIVE,
-    LUCKY_SHOOTER_SEVEN_OR_ELEVEN,
     PLACE_TO_LOSE,
     PLACE_TO_WIN,
     POINT_NUMBERS,
@@ -108,7 +107,6 @@ class Decision(NamedTuple):
     cite: str
     odds: str | None = None
     power_odds: str | None = None  # the increased odds of § 623b.5, when they applied
-    remains_working: bool = False  # a Lucky Shooter come out 7 or 11 (§ 623b.2(d)(2))
 
 
 Step = tuple[Decision | None, Any]
@@ -411,11 +409,9 @@ def _lucky_shooter(
         if total in CRAPS_NUMBERS:
             return lose("623b.2(d)(1)"), progress
         if total in NATURALS:
-            # "1 for 1" is the stake back: the wager is returned, and stays working for the
-            # next come out roll (docs/regulations.md).
-            odds = paytable[LUCKY_SHOOTER_SEVEN_OR_ELEVEN]
-            returned = Decision("push", ZERO, cite("623b.2(d)(2)"), odds.text, None, True)
-            return returned, progress
+            # (d)(2): paid "1 for 1", the stake itself, and "remain working for the next come
+            # out roll": nothing is decided, so no resolution (docs/regulations.md).
+            return None, progress
         return None, LuckyShooterProgress(total)
     if len(others) == 5:
         # All five others rolled: the next roll decides whether the point comes too.

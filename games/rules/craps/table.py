@@ -219,8 +219,6 @@ def dice_throw(
             )
             continue
         resolutions.append(_resolution(entry, decision, options))
-        if decision.remains_working:
-            layout.append(entry)
     total = roll.total
     point = table.point
     if point is None:
@@ -267,8 +265,6 @@ def _resolution(entry: OnLayout, decision: Decision, options: CrapsOptions) -> R
         net = -vig if vig else ZERO  # a push returns the stake; a vigorish paid stays paid
     if entry.bet.wager_type in (bets.BUY, bets.LAY):
         extra["vig"] = format_money(vig)
-    if decision.remains_working:
-        extra["remains_working"] = "true"
     return Resolution(entry.wager.id, decision.result, net.quantize(ZERO), decision.cite, extra)
 
 
