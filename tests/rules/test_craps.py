@@ -793,6 +793,105 @@ def test_623a_6_d_dont_come_odds_laid_at_true_odds(come_point, odds, net, sectio
     }
 
 
+# Odds on a Come or Don't Come Bet on a come out roll (docs/regulations.md, Craps 2-3): off
+# unless called on, so decided with their bet they are returned (push, 0.00); the options
+# `come_odds_working_on_come_out` and `dont_come_odds_working_on_come_out` work them instead.
+# Come $10 on 6 with $10 odds, then the pass line point 8 made: the next throw is a come out.
+COME_ODDS_TO_COME_OUT = (
+    roll(4, 4),  # point 8
+    bets(w("c", "come")),
+    roll(1, 5),  # come point 6
+    bets(w("o", "odds", "10", on="c")),
+    roll(2, 6),  # 8: the point made, a come out roll next
+)
+RETURNED = (PUSH, "0.00")
+WIN_10, LOSE_10 = (WIN, "10.00"), (LOSE, "-10.00")
+
+
+@pytest.mark.parametrize(
+    ("dice", "come", "come_cite"),
+    [((3, 4), LOSE_10, "623a.3(a)(3)(ii)(B)"), ((2, 4), WIN_10, "623a.3(a)(3)(i)(B)")],
+)
+def test_623a_6_c_come_odds_off_on_the_come_out_roll_are_returned(dice, come, come_cite) -> None:
+    result = play(*COME_ODDS_TO_COME_OUT, roll(*dice))
+    assert decided(result) == {"c": (*come, C(come_cite)), "o": (*RETURNED, C("623a.6(c)"))}
+    assert resolution(result, "o")["working"] == "false"
+    assert result["open"] == []
+
+
+@pytest.mark.parametrize(
+    ("dice", "odds"),
+    [((3, 4), (LOSE, "-10.00", C("623a.6(c)"))), ((2, 4), (WIN, "12.00", C("623a.6(c)(2)(iii)")))],
+)
+def test_623a_6_c_come_odds_called_on_or_worked_by_the_submission(dice, odds) -> None:
+    # On: a come out 7 loses them with the bet; a 6 pays them 6 to 5: 10 * 6/5 = 12.00.
+    called = play(*COME_ODDS_TO_COME_OUT, {"working": {"o": True}}, roll(*dice))
+    assert decided(called)["o"] == odds
+    worked = play(*COME_ODDS_TO_COME_OUT, roll(*dice), come_odds_working_on_come_out=True)
+    assert decided(worked)["o"] == odds
+    # The Don't Come option does not touch Come odds.
+    other = play(*COME_ODDS_TO_COME_OUT, roll(*dice), dont_come_odds_working_on_come_out=True)
+    assert decided(other)["o"] == (*RETURNED, C("623a.6(c)"))
+
+
+def test_623a_6_d_dont_come_odds_off_on_the_come_out_roll_unless_worked() -> None:
+    # Don't Come $10 on 4 with $20 laid (wins 20 * 1/2 = 10), the point 8 made, then a come
+    # out 7: the Don't Come wins; the odds are returned, or with the option win 10.00.
+    steps = (
+        roll(4, 4),
+        bets(w("dc", "dont_come")),
+        roll(1, 3),  # come point 4
+        bets(w("o", "odds", "20", on="dc")),
+        roll(2, 6),  # 8: the point made
+        roll(3, 4),
+    )
+    off = play(*steps)
+    assert decided(off) == {
+        "dc": (*WIN_10, C("623a.3(a)(4)(i)(B)")),
+        "o": (*RETURNED, C("623a.6(d)")),
+    }
+    worked = play(*steps, dont_come_odds_working_on_come_out=True)
+    assert decided(worked)["o"] == (WIN, "10.00", C("623a.6(d)(2)(i)"))
+
+
+def test_623a_6_odds_called_off_while_the_point_is_on_are_returned_with_their_bet() -> None:
+    # Pass $10 on 4 with $20 odds called off: the 4 pays the Pass 10.00 and returns the odds;
+    # called on again, a later Pass's odds are paid 2 to 1.
+    result = play(
+        bets(w("pl", "pass")),
+        roll(1, 3),
+        bets(w("o", "odds", "20", on="pl")),
+        {"working": {"o": False}},
+        roll(5, 6),  # 11: nothing decided, the odds stay off
+        roll(2, 2),
+    )
+    assert decided(result, 4) == {}
+    assert decided(result) == {
+        "pl": (*WIN_10, C("623a.3(a)(1)(i)(B)")),
+        "o": (*RETURNED, C("623a.6(a)")),
+    }
+    back_on = play(
+        bets(w("pl", "pass")),
+        roll(1, 3),
+        bets(w("o", "odds", "20", on="pl")),
+        {"working": {"o": False}},
+        {"working": {"o": True}},
+        roll(2, 2),
+    )
+    assert decided(back_on)["o"] == (WIN, "40.00", C("623a.6(a)(2)(i)"))
+
+
+def test_623a_6_only_callable_wagers_and_odds_take_a_call() -> None:
+    result = play(
+        bets(w("pl", "pass")),
+        roll(1, 3),
+        bets(w("o", "odds", "20", on="pl")),
+        {"working": {"o": False, "pl": False, "gone": True}},
+    )
+    assert refused(result, 3) == ["pl", "gone"]
+    assert result["steps"][3]["accepted"] == []
+
+
 def test_623a_6_a_odds_lose_with_the_bet_they_support() -> None:
     result = play(
         bets(w("pl", "pass")), roll(2, 2), bets(w("o", "odds", "30", on="pl")), roll(4, 3)
@@ -1662,8 +1761,37 @@ def test_623a_2_c_mini_craps_seats_one_to_nine() -> None:
         ),
         **mini,
     )
-    assert accepted(result, 0) == ["s1", "s9"]
-    assert refused(result, 0) == ["s0", "s10", "none"]
+    # The seat is optional (SCENARIOS.md has none); where given it is checked.
+    assert accepted(result, 0) == ["s1", "s9", "none"]
+    assert refused(result, 0) == ["s0", "s10"]
+
+
+def test_623a_4_e_mini_craps_played_to_the_contract_without_seats() -> None:
+    # A scenario written to SCENARIOS.md alone: Pass $10, point 5, odds $20, 5 again: the Pass
+    # pays 10.00, the odds 3 to 2: 30.00; a Field $5 on the 5 loses.
+    result = play(
+        bets(w("pl", "pass"), w("f", "field", "5", "p2")),
+        roll(2, 3),
+        bets(w("o", "odds", "20", on="pl")),
+        roll(1, 4),
+        variant="mini_craps",
+    )
+    assert [step["rejected"] for step in result["steps"]] == [[], [], [], []]
+    assert decided(result, 1) == {"f": ("lose", "-5.00", C("623a.3(a)(11)(ii)"))}
+    assert decided(result) == {
+        "pl": ("win", "10.00", C("623a.3(a)(1)(i)(B)")),
+        "o": ("win", "30.00", C("623a.6(a)(2)(ii)")),
+    }
+
+
+def test_623a_4_e_mini_craps_a_seat_given_later_is_still_checked() -> None:
+    result = play(
+        bets(w("a", "pass", "10", "p1", seat=4), w("b", "field", "5", "p1")),
+        bets(w("c", "field", "5", "p2", seat=4), w("d", "field", "5", "p1", seat=5)),
+        variant="mini_craps",
+    )
+    assert accepted(result, 0) == ["a", "b"]
+    assert refused(result, 1) == ["c", "d"]  # seat 4 is p1's; p1 holds one seat
 
 
 def test_623a_4_e_mini_craps_seat_held_while_the_player_has_wagers() -> None:

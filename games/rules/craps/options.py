@@ -40,6 +40,8 @@ OPTION_NAMES = (
     "power_odds",
     "hot_shooter_jackpot",
     "table_type",
+    "come_odds_working_on_come_out",
+    "dont_come_odds_working_on_come_out",
 )
 _PAYTABLE_CHOICES = {
     "fire_bet_paytable": tuple(FIRE_BET),
@@ -68,6 +70,10 @@ class CrapsOptions:
     power_odds: bool = True
     hot_shooter_jackpot: bool = True  # § 623b.4(a): offered on electronic or hybrid tables
     table_type: str = "manual"
+    # Odds on a Come or Don't Come Bet on a come out roll, unless the player calls them: the
+    # text is silent; the custom is "off unless called on" (docs/regulations.md, Craps 16).
+    come_odds_working_on_come_out: bool = False
+    dont_come_odds_working_on_come_out: bool = False
 
     @property
     def vig_rate(self) -> Fraction:
@@ -94,6 +100,10 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
         power_odds=option_flag(raw, "power_odds", True),
         hot_shooter_jackpot=option_flag(raw, "hot_shooter_jackpot", True),
         table_type=option_choice(raw, "table_type", TABLE_TYPES, "manual"),
+        come_odds_working_on_come_out=option_flag(raw, "come_odds_working_on_come_out", False),
+        dont_come_odds_working_on_come_out=option_flag(
+            raw, "dont_come_odds_working_on_come_out", False
+        ),
         **paytables,
     )
 
@@ -114,6 +124,8 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
     described["power_odds"] = options.power_odds
     described["hot_shooter_jackpot"] = options.hot_shooter_jackpot
     described["table_type"] = options.table_type
+    described["come_odds_working_on_come_out"] = options.come_odds_working_on_come_out
+    described["dont_come_odds_working_on_come_out"] = options.dont_come_odds_working_on_come_out
     return described
 
 

@@ -196,13 +196,15 @@ def removal_check(bet: Bet, progress: object) -> None:
         )
 
 
-def seat_check(seat: int | None, player: str, seats: dict[int, str], held: dict[str, int]) -> int:
-    """§ 623a.4(e), § 623a.2(c): only a player seated at one of nine seats wagers at Mini-Craps."""
+def seat_check(
+    seat: int | None, player: str, seats: dict[int, str], held: dict[str, int]
+) -> int | None:
+    """§ 623a.4(e), § 623a.2(c): only a player seated at one of nine seats wagers at Mini-Craps.
+
+    The seat is optional (SCENARIOS.md has none): a wager without one is taken from a seated
+    player whose seat the dealer did not record; a seat given is checked."""
     if seat is None:
-        raise RuleViolation(
-            "Only players seated at a Mini-Craps table may wager: give the seat (1 to 9)",
-            cite("623a.4(e)"),
-        )
+        return None
     if seat not in MINI_CRAPS_SEATS:
         raise RuleViolation(
             f"A Mini-Craps table seats nine players: seat {seat!r} is not 1 to 9",

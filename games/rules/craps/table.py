@@ -82,12 +82,29 @@ class CrapsTable:
 
 def is_working(entry: OnLayout, come_out: bool) -> bool:
     """Place, Place to Lose, Buy and Hardway bets are off on a come out roll unless called on;
-    Lay Bets are on unless called off (§ 623a.3(a)(5)-(10), (41), (42)). Every other wager works."""
+    Lay Bets are on unless called off (§ 623a.3(a)(5)-(10), (41), (42)). Every other wager works
+    (odds too: off, they are still decided with their bet, and returned: `odds_off`)."""
     if not come_out or entry.bet.wager_type not in bets.CALLABLE:
         return True
     if entry.bet.wager_type is bets.LAY:
         return entry.call is not False
     return entry.call is True
+
+
+def odds_off(entry: OnLayout, come_out: bool, options: CrapsOptions) -> bool:
+    """Odds the player has called off, or Come and Don't Come odds on a come out roll unless
+    called on (or worked by the Rules Submission); a call stays until changed
+    (docs/regulations.md, Craps 2-3)."""
+    if entry.call is not None:
+        return not entry.call
+    if not come_out:
+        return False
+    line = entry.progress.line
+    if line is bets.COME:
+        return not options.come_odds_working_on_come_out
+    if line is bets.DONT_COME:
+        return not options.dont_come_odds_working_on_come_out
+    return False
 
 
 # --- wagers -------------------------------------------------------------------------------
@@ -218,6 +235,10 @@ def dice_throw(
                 entry if progress is entry.progress else replace(entry, progress=progress)
             )
             continue
+        if entry.bet.wager_type is bets.ODDS and odds_off(entry, come_out, options):
+            # Decided with their bet while off: the odds are returned.
+            resolutions.append(_odds_returned(entry))
+            continue
         resolutions.append(_resolution(entry, decision, options))
     total = roll.total
     point = table.point
@@ -243,6 +264,11 @@ def dice_throw(
         **new_table.summary(),
     }
     return new_table, StepOutcome((), (), tuple(resolutions), extra)
+
+
+def _odds_returned(entry: OnLayout) -> Resolution:
+    section = f"623a.6({bets.ODDS_SUBSECTION[entry.progress.line]})"
+    return Resolution(entry.wager.id, "push", ZERO, cite(section), {"working": "false"})
 
 
 def _resolution(entry: OnLayout, decision: Decision, options: CrapsOptions) -> Resolution:
@@ -342,7 +368,8 @@ def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayou
 
 
 def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, StepOutcome]:
-    """Call Place, Buy, Lay and Hardway bets "on" or "off" for the come out roll."""
+    """Call Place, Buy, Lay and Hardway bets "on" or "off" for the come out roll, and odds on or
+    off until called again."""
     if not isinstance(payload, dict) or not all(isinstance(v, bool) for v in payload.values()):
         raise MalformedInput("working", 'must map wager ids to true ("on") or false ("off")')
     layout = {e.wager.id: e for e in table.layout}
@@ -359,10 +386,11 @@ def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, Step
                     cite("623b.5(c)"),
                 )
             )
-        elif entry.bet.wager_type not in bets.CALLABLE:
+        elif entry.bet.wager_type not in (*bets.CALLABLE, bets.ODDS):
             rejected.append(
                 Rejection(
-                    "Only Place, Place to Lose, Buy, Lay and Hardway bets are called on or off",
+                    "Only Place, Place to Lose, Buy, Lay and Hardway bets and odds are called "
+                    "on or off",
                     wager_id,
                     cite(entry.bet.section),
                 )
