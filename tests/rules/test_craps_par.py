@@ -628,9 +628,10 @@ def test_623b_3_c_bonus_craps_par(kind, table):
 # Lucky Shooter (§ 623b.2), from placement to its one decision: come out 2, 3, 12 lose (4/36);
 # a come out 7 or 11 (8/36) is paid "1 for 1", the stake itself, and the wager "remain[s]
 # working for the next come out roll": no decision, the same come out again. So each decision
-# below has its one-cycle probability times 1 + 8/36 + (8/36)^2 + ... = 36/28; a point P (W/36), then
-# each throw that is one of the other five point numbers not yet thrown adds it, any other
-# throw settles with the count k; after all five the next throw settles (P: the top award).
+# below has its one-cycle probability times 1 + 8/36 + (8/36)^2 + ... = 36/28.
+# A point P (W/36), then each throw that is one of the other five point numbers not yet
+# thrown adds it, any other throw settles with the count k; after all five the next throw
+# settles (P: the top award).
 # Enumerated over the ordered sequences of distinct other points:
 #   P(k, sequence o1..ok) = W(P)/36 * prod W(oi)/36 * (36 - ways of the others not thrown)/36
 #   k = 5: W(P)/36 * prod/36^5 * (W(P)/36 for the top, (36 - W(P))/36 for "5 of 5").
