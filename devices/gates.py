@@ -111,23 +111,28 @@ def extra_roll_refusals(
         position = wager.get("position")
         if is_device(by) and position is None:
             position = by.position
-        if isinstance(position, bool) or not isinstance(position, int):
+        if position is not None and (isinstance(position, bool) or not isinstance(position, int)):
             reasons.append(
                 f"{where}: an Extra Roll is bought at a betting position's wagering device; "
-                f"name the position ({WAGERING_DEVICE})"
+                f"the position is a number ({WAGERING_DEVICE})"
             )
             continue
         if is_device(by) and (by.kind != "extra_roll_device" or by.position != position):
             reasons.append(f"{where}: {by} may buy an Extra Roll only at its own position")
             continue
-        device = found.get(("extra_roll_device", position))
-        if device is None or device.status != Status.ACTIVE:
+        # SCENARIOS.md has no position: a purchase that names none is taken while the wagering
+        # device at every betting position works, so the buyer's own does too.
+        positions = [position] if position is not None else range(1, table.seats + 1)
+        devices = {p: found.get(("extra_roll_device", p)) for p in positions}
+        down = {p: d for p, d in devices.items() if d is None or d.status != Status.ACTIVE}
+        for at, device in down.items():
             state = "missing" if device is None else _state(device)
             reasons.append(
-                f"{where}: the Extra Roll wagering device at betting position {position} is "
+                f"{where}: the Extra Roll wagering device at betting position {at} is "
                 f"{state}: no Extra Roll there ({WAGERING_DEVICE})"
+                + ("" if position is not None else "; name the buyer's position")
             )
-        elif lockout is None or lockout.status != Status.ACTIVE:
+        if not down and (lockout is None or lockout.status != Status.ACTIVE):
             state = "missing" if lockout is None else _state(lockout)
             reasons.append(
                 f"{where}: the Extra Roll lock-out control at {table.number} is {state}: no "

@@ -531,17 +531,24 @@ def test_after_no_more_bets_the_lock_out_refuses_an_extra_roll_from_the_dealer_o
     assert written(table) == before
 
 
-def test_an_extra_roll_without_a_betting_position_is_refused():
+def test_an_extra_roll_without_a_betting_position_is_taken_while_every_device_works():
     """58 Pa. Code § 675a.1(c)(1): an Extra Roll is accepted by the wagering device at a
-    betting position; one entered for no position is not."""
+    betting position. SCENARIOS.md's wager has no position, so one is optional: a purchase
+    naming none is taken while the device at every position works (the buyer's among them),
+    and refused, naming the position that is down, while one does not."""
     table = open_table("high_roll_dice")
     round_ = opened(table)
     place(round_, *hrd_wagers("ann", 1))
-    assert refused(place, round_, extra_roll("ann", None)) == [
-        "1.3: an Extra Roll is bought at a betting position's wagering device; name the "
-        f"position ({code('675a.1(c)(1)')})"
+    assert refs_of(place(round_, extra_roll("ann", None))) == ["1.3"]
+    place(round_, *hrd_wagers("bob", 2))
+    down(device_at(table, "extra_roll_device", 5), "stale", T0 + 2 * M + 30 * S)
+    before = written(table)
+    assert refused(place, round_, extra_roll("bob", None)) == [
+        "1.6: the Extra Roll wagering device at betting position 5 is stale: no Extra Roll "
+        f"there ({code('675a.1(c)(1)')}); name the buyer's position"
     ]
-    assert refs_of(place(round_, extra_roll("ann", 1))) == ["1.3"]
+    assert written(table) == before
+    assert refs_of(place(round_, extra_roll("bob", 2))) == ["1.6"]
 
 
 def test_an_extra_roll_device_buys_only_at_its_own_position():
