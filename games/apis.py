@@ -1,5 +1,6 @@
-"""Rounds through the API: open one, place wagers, "no more bets", enter the result, a no
-roll, a void; and read the wagers, resolutions and ledger entries they made.
+"""Rounds through the API: open one, place wagers, any other wagering event, "no more
+bets", enter the result, a no roll, a void; and read the wagers, resolutions and ledger
+entries they made.
 
 Every request that changes a round or moves money needs an Idempotency-Key
 (casino/api/writes.py): a retry after a lost answer gets the first answer and changes
@@ -96,6 +97,18 @@ class ResultSerializer(serializers.Serializer):
     payload = serializers.JSONField(help_text="The dice, tiles or settings (SCENARIOS.md).")
 
 
+class EventSerializer(serializers.Serializer):
+    event = serializers.CharField(
+        max_length=32,
+        help_text="A wagering event of the round's game (SCENARIOS.md): craps remove, "
+        "working, pass_dice; pai_gow bank; wagers in any game.",
+    )
+    payload = serializers.JSONField(
+        help_text='e.g. ["4.1"] for remove, {"4.1": false} for working, true for pass_dice, '
+        '{"player": "p3", "co_bank": false} for bank.'
+    )
+
+
 class VoidSerializer(serializers.Serializer):
     section = serializers.CharField(max_length=32, help_text='e.g. "625a.7(c)".')
 
@@ -169,6 +182,25 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
             },
             status=201,
         )
+
+    @extend_schema(request=EventSerializer, responses=RoundDetailSerializer)
+    @action(detail=True, methods=["post"])
+    @write(key_required=True)
+    def events(self, request: Request, pk: str) -> Response:
+        """A wagering event while wagering is open: take down or reduce a bet, call a bet
+        or its odds on or off, pass the dice, bank the Pai Gow game, or new wagers. A result
+        (throw, deal, ...) is refused here: it goes to result/."""
+        given = EventSerializer(data=_payload(request))
+        given.is_valid(raise_exception=True)
+        round_ = rounds.round_event(
+            self.get_object(),
+            given.validated_data["event"],
+            given.validated_data["payload"],
+            by=request.user,
+            now=timezone.now(),
+            source=INTEGRATOR,
+        )
+        return self._answer(round_)
 
     @extend_schema(request=None, responses=RoundDetailSerializer)
     @action(detail=True, methods=["post"], url_path="no-more-bets")

@@ -222,18 +222,25 @@ def round_event(
     now: datetime,
     source: str = Source.DEALER,
 ) -> Round:
-    """A wagering event other than new wagers (Craps remove/working/pass_dice, Pai Gow bank)."""
+    """Any wagering event of the game (SCENARIOS.md): Craps remove/working/pass_dice, Pai
+    Gow bank; new wagers go to wagers_place. A result is refused: it closes wagering."""
     permission_check(by, RUN, "act on a round")
     action = f"{event} at {round_}"
+    if event == "wagers" and event in flow.WAGERING_EVENTS.get(round_.game, ()):
+        wagers_place(round_, payload, by=by, now=now, source=source)  # type: ignore[arg-type]
+        return round_
     source = _source(by, source)
     with transaction.atomic():
         round_ = _locked(round_)
-        _wagering_check(round_, action)
-        if event == "wagers" or event not in flow.WAGERING_EVENTS[round_.game]:
-            allowed = sorted(flow.WAGERING_EVENTS[round_.game] - {"wagers"})
-            raise FloorRefused(
-                action, [f"{event!r} is not a wagering event here; these are: {allowed}"]
+        if event not in flow.WAGERING_EVENTS[round_.game]:
+            allowed = sorted(flow.WAGERING_EVENTS[round_.game])
+            why = (
+                f"{event!r} is a result, entered once wagering has closed, not a wagering event"
+                if event in flow.RESULT_EVENTS[round_.game]
+                else f"{event!r} is not a wagering event here"
             )
+            raise FloorRefused(action, [f"{why}; the wagering events are: {allowed}"])
+        _wagering_check(round_, action)
         _event_record(round_, event, payload, action, by=by, now=now, source=source)
         return round_
 

@@ -155,6 +155,7 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("GET", f"{V}/rounds/"): LIST,
     ("POST", f"{V}/rounds/"): RUN_CREATED,
     ("GET", f"{V}/rounds/{{id}}/"): ONE,
+    ("POST", f"{V}/rounds/{{id}}/events/"): RUN,
     ("POST", f"{V}/rounds/{{id}}/no-more-bets/"): RUN,
     ("POST", f"{V}/rounds/{{id}}/no-roll/"): RUN,
     ("POST", f"{V}/rounds/{{id}}/result/"): RUN,
@@ -206,6 +207,7 @@ NEEDS: dict[tuple[str, str], str] = {
     ("POST", f"{V}/layouts/{{id}}/approve/"): "casino.approve_layout",
     ("POST", f"{V}/layouts/{{id}}/reject/"): "casino.approve_layout",
     ("POST", f"{V}/rounds/"): "games.run_round",
+    ("POST", f"{V}/rounds/{{id}}/events/"): "games.run_round",
     ("POST", f"{V}/rounds/{{id}}/no-more-bets/"): "games.run_round",
     ("POST", f"{V}/rounds/{{id}}/no-roll/"): "games.run_round",
     ("POST", f"{V}/rounds/{{id}}/result/"): "games.run_round",
@@ -359,6 +361,10 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
     ("GET", f"{V}/rounds/"): lambda t, f: (f"{V}/rounds/", None),
     ("POST", f"{V}/rounds/"): lambda t, f: (f"{V}/rounds/", {"table": t.idle.pk}),
     ("GET", f"{V}/rounds/{{id}}/"): lambda t, f: (f"{V}/rounds/{t.round.pk}/", None),
+    ("POST", f"{V}/rounds/{{id}}/events/"): lambda t, f: (
+        f"{V}/rounds/{t.round.pk}/events/",
+        {"event": "wagers", "payload": [{"player": "cy", "kind": "big", "amount": "5.00"}]},
+    ),
     ("POST", f"{V}/rounds/{{id}}/no-more-bets/"): lambda t, f: (
         f"{V}/rounds/{t.round.pk}/no-more-bets/",
         None,
@@ -599,6 +605,12 @@ def test_what_each_allowed_write_of_operations_did(api_floor):
     assert [(w["ref"], w["player"], w["kind"], w["amount"]) for w in wagered["wagers"]] == [
         ("2.2", "cy", "small", "10.00")
     ]
+    evented = do(("POST", f"{V}/rounds/{{id}}/events/"))
+    assert evented["status"] == "open"
+    assert [(e["event"], e["payload"]) for e in evented["events"]][-1] == (
+        "wagers",
+        [{"id": "2.3", "player": "cy", "kind": "big", "amount": "5.00"}],
+    )
     assert do(("POST", f"{V}/rounds/{{id}}/no-more-bets/"))["status"] == "closed"
     result = do(("POST", f"{V}/rounds/{{id}}/result/"))
     assert result["status"] == "result_entered"

@@ -14,7 +14,7 @@ from casino.models import RulesSubmission, Table
 from casino.services import FloorRefused
 from casino.services.equipment import set_changeout
 from casino.services.floor import table_close, table_open, table_suspend
-from games.models import Round, RoundEvent
+from games.models import Round, RoundEvent, Wager
 from games.services.rounds import no_more_bets, round_event, round_open
 from tests.casino.floor_fixtures import T0, compliance, compliant_table, operations, set_new
 from tests.games.round_fixtures import (
@@ -253,8 +253,33 @@ def test_a_wagering_event_of_another_game_is_refused():
     with pytest.raises(FloorRefused) as refused:
         round_event(round_, "bank", {"player": "ann"}, by=operations(), now=T0 + 2 * M)
     assert refused.value.reasons == [
-        "'bank' is not a wagering event here; these are: ['pass_dice', 'remove', 'working']"
+        "'bank' is not a wagering event here; the wagering events are: "
+        "['pass_dice', 'remove', 'wagers', 'working']"
     ]
+
+
+def test_a_result_sent_as_a_wagering_event_is_refused_and_wagering_stays_open():
+    table = open_table("craps")
+    round_ = opened(table)
+    place(round_, wager("ann", "pass", "10"))
+    before = written(table)
+    with pytest.raises(FloorRefused) as refused:
+        round_event(round_, "throw", [3, 4], by=operations(), now=T0 + 2 * M)
+    assert refused.value.reasons == [
+        "'throw' is a result, entered once wagering has closed, not a wagering event; the "
+        "wagering events are: ['pass_dice', 'remove', 'wagers', 'working']"
+    ]
+    assert fresh(round_).status == Round.Status.OPEN
+    assert written(table) == before
+
+
+def test_new_wagers_sent_as_a_wagering_event_are_placed_as_wagers_are():
+    table = open_table("craps")
+    round_ = opened(table)
+    round_event(round_, "wagers", [wager("ann", "pass", "10")], by=operations(), now=T0 + 2 * M)
+    (row,) = Wager.objects.filter(round=round_)
+    assert (row.ref, row.player, row.kind, row.amount) == ("1.1", "ann", "pass", D("10.00"))
+    assert [e.event for e in fresh(round_).events.order_by("seq")] == ["wagers"]
 
 
 def test_a_pai_gow_reveal_before_the_deal_is_refused():
