@@ -196,13 +196,14 @@ def test_the_same_key_with_the_same_body_on_another_round_is_refused(floor):
 
 @pytest.mark.parametrize(
     "path",
-    ["wagers/", "result/", "no-more-bets/", "no-roll/", "void/", ""],
-    ids=["wagers", "result", "no-more-bets", "no-roll", "void", "open a round"],
+    ["wagers/", "events/", "result/", "no-more-bets/", "no-roll/", "void/", ""],
+    ids=["wagers", "events", "result", "no-more-bets", "no-roll", "void", "open a round"],
 )
 def test_a_write_to_a_round_without_a_key_is_refused_and_changes_nothing(floor, path):
     url = f"{API}/rounds/{floor.round.pk}/{path}" if path else f"{API}/rounds/"
     body = {
         "wagers/": TEN_ON_SMALL,
+        "events/": {"event": "wagers", "payload": TEN_ON_SMALL["wagers"]},
         "result/": THROW,
         "void/": {"section": "625a.7(c)"},
         "": {"table": floor.table.pk},

@@ -36,6 +36,7 @@ OPERATIONS = {
 ROUND_WRITES = [
     "POST /api/v1/rounds/",
     "POST /api/v1/rounds/{id}/wagers/",
+    "POST /api/v1/rounds/{id}/events/",
     "POST /api/v1/rounds/{id}/no-more-bets/",
     "POST /api/v1/rounds/{id}/result/",
     "POST /api/v1/rounds/{id}/no-roll/",
