@@ -4,7 +4,7 @@ from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 
 from games.models import SettlementRequest
 from workers import services
@@ -67,6 +67,7 @@ def round_settle_task(self: Task, request_id: int) -> str:
     try:
         return round_settle(request_id, worker=self.request.hostname or "")
     except SETTLE_RETRY_ON as error:
+        _connection_drop_if_broken()
         if self.request.retries < SETTLE_RETRIES:
             countdown = get_exponential_backoff_interval(
                 factor=1, retries=self.request.retries, maximum=SETTLE_BACKOFF_MAX, full_jitter=True
@@ -77,6 +78,14 @@ def round_settle_task(self: Task, request_id: int) -> str:
     except Exception as error:  # anything else fails the same way every time: an alert
         request_failure_record(request_id, error)
         return f"failed: {type(error).__name__}: {error}"
+
+
+def _connection_drop_if_broken() -> None:
+    """Close the database connection if the error broke it, so the retry (or the failure's
+    record) opens a new one: workers keep theirs across tasks (CELERY_DB_REUSE_MAX), and
+    Celery's fixup would not look at it for a thousand tasks."""
+    if not connection.in_atomic_block:  # a caller's transaction (a test's): not ours
+        connection.close_if_unusable_or_obsolete()
 
 
 @shared_task(

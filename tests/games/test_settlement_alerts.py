@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import pytest
 from celery.exceptions import Retry
-from django.db import IntegrityError, OperationalError
+from django.db import IntegrityError, OperationalError, connection
 
 from games.models import LedgerEntry, Resolution, Round, RoundEvent, SettlementRequest
 from games.services import alerts
@@ -190,6 +190,36 @@ def test_a_database_error_that_passes_settles_with_no_alert(monkeypatch):
     assert len(calls) == 3
     request.refresh_from_db()
     assert (request.failures, request.error, request.settled_at) == (0, "", RESULT_AT + M)
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_connection_the_error_broke_is_closed_so_the_retry_opens_a_new_one(monkeypatch):
+    """Workers keep their connection across tasks: a broken one is dropped at once.
+    (Transactional: a test's own transaction would keep the connection open.)"""
+    request = request_of(played())
+
+    def connection_lost(request_id, *, worker="", now=None):
+        connection.errors_occurred = True  # as Django marks it when the server goes away
+        raise OperationalError("server closed the connection unexpectedly")
+
+    closed = []
+    close = connection.close  # SQLite's in-memory test database ignores it: counted here
+
+    def counted_close() -> None:
+        closed.append(True)
+        close()
+
+    monkeypatch.setattr("games.services.settlement.round_settle", connection_lost)
+    monkeypatch.setattr(connection, "is_usable", lambda: False)
+    monkeypatch.setattr(connection, "close", counted_close)
+    connection.ensure_connection()
+    with pytest.raises(OperationalError):
+        round_settle_task(request.pk)
+    assert closed == [True]
+    if connection.vendor == "postgresql":
+        assert connection.connection is None
+    monkeypatch.undo()
+    assert SettlementRequest.objects.get(pk=request.pk).failures == 0  # a new connection
 
 
 def test_called_directly_a_database_error_is_raised_for_the_caller_and_recorded_nowhere(
