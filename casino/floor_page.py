@@ -4,8 +4,12 @@ equipment due times, device health and last results.
 `floor_snapshot` is the one reading of the floor, JSON-ready; the page at /floor/ renders
 it server-side and then polls /floor/data.json every two seconds (casino/static/floor/).
 The REST API's /api/v1/floor/ serves the same snapshot. Its queries are a fixed handful,
-however many tables the floor has: tables, rounds in progress, last results and their
-events, sets in play, devices.
+however many tables the floor has: tables, rounds in progress (with their settlement
+requests, for the alerts), last results and their events, sets in play, devices.
+
+A settlement request that failed, or was sent CASINO_SETTLEMENT_MAX_SENDS times, is an
+alert at its table (`settlement_alert`): its round is the table's round in progress (it
+stays "result entered"), so the alert comes with that round's row, in no query of its own.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,6 +37,7 @@ from games import flow
 from games.models import Round, RoundEvent
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
+from games.services.alerts import Alert, request_alert
 
 VIEW = "casino.view_table"
 LAST_RESULTS = 5
@@ -75,6 +80,7 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
         round_.table_id: round_
         for round_ in mine(Round.objects.filter(status__in=Round.IN_PROGRESS))
         .defer("options", "state_after")
+        .select_related("settlement_request")
         .annotate(wager_count=Count("wagers"), wagered=Sum("wagers__amount"))
     }
     results = _last_results(rows)
@@ -196,6 +202,7 @@ def _table(
         ],
         "devices": [_device(device, seen.get(device.pk), now, urls) for device in devices],
         "last_results": [_result(round_, urls) for round_ in results],
+        "settlement_alert": _alert(current, now, urls),
     }
 
 
@@ -209,6 +216,28 @@ def _round(round_: Round, urls: _AdminUrls) -> dict[str, Any]:
         "wagers": round_.wager_count,
         "wagered": _amount(round_.wagered),
         "admin_url": urls.change("games_round", round_.pk),
+    }
+
+
+def _alert(current: Round | None, now: datetime, urls: _AdminUrls) -> dict[str, Any] | None:
+    """The round in progress's stuck settlement, or None."""
+    request = None if current is None else getattr(current, "settlement_request", None)
+    alert: Alert | None = request_alert(request, now)
+    if alert is None:
+        return None
+    return {
+        "round": {"id": current.pk, "number": current.number},
+        "request_id": alert.request_id,
+        "status": alert.status,
+        "status_display": alert.label,
+        "kind": alert.kind,
+        "error": alert.error,
+        "since": _iso(alert.since),
+        "last_failed_at": _iso(alert.last_failed_at),
+        "failures": alert.failures,
+        "sends": alert.sends,
+        "guidance": alert.guidance,
+        "admin_url": urls.change("games_settlementrequest", alert.request_id),
     }
 
 
@@ -407,7 +436,8 @@ def admin_links() -> list[tuple[str, str]]:
 
 
 def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
-    """Counts for the page's header: tables by status, sets overdue, devices not ok."""
+    """Counts for the page's header: tables by status, sets overdue, devices not ok,
+    settlements stuck."""
     tables = snapshot["tables"]
     return {
         "open": sum(t["status"] == Table.Status.OPEN for t in tables),
@@ -415,6 +445,7 @@ def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
         "closed": sum(t["status"] == Table.Status.CLOSED for t in tables),
         "overdue": sum(s["due"] == "overdue" for t in tables for s in t["equipment"]),
         "devices_not_ok": sum(d["health"] != OK for t in tables for d in t["devices"]),
+        "settlements_stuck": sum(t["settlement_alert"] is not None for t in tables),
     }
 
 
@@ -459,4 +490,7 @@ def _for_page(table: Mapping[str, Any], at: str) -> dict[str, Any]:
         for d in table["devices"]
     ]
     page["last_results"] = [{**r, "at_text": _short(r["at"], today)} for r in table["last_results"]]
+    if table["settlement_alert"] is not None:
+        alert = table["settlement_alert"]
+        page["settlement_alert"] = {**alert, "since_text": _short(alert["since"], today)}
     return page

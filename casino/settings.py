@@ -245,6 +245,14 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "in
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # A settlement request not settled this many seconds after it was last sent is sent again.
 CASINO_SETTLEMENT_STUCK_SECONDS = env_int("CASINO_SETTLEMENT_STUCK_SECONDS", 30)
+# A request sent this many times without settling is an alert at its table (the floor
+# page, the admin), no longer sent again by the sweep: a person looks (issue 18).
+CASINO_SETTLEMENT_MAX_SENDS = env_int("CASINO_SETTLEMENT_MAX_SENDS", 10)
+if CASINO_SETTLEMENT_MAX_SENDS < 1:
+    raise ImproperlyConfigured(
+        f"CASINO_SETTLEMENT_MAX_SENDS={CASINO_SETTLEMENT_MAX_SENDS}: expected 1 or more "
+        "(the first send counts)"
+    )
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Queues by workload, so a flood of one cannot starve the others.
 CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default")

@@ -1,9 +1,12 @@
 """Celery tasks of the worker self-check. Tasks take ids, call one service."""
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 
+from games.models import SettlementRequest
 from workers import services
 
 
@@ -34,26 +37,55 @@ def equipment_schedule_check_task() -> dict[str, int]:
 # --- settlement -----------------------------------------------------------------------------
 # Errors worth a retry: the database went away or a transaction lost a deadlock. A
 # SettlementError is not among them: a round the engine refuses on replay needs a person.
+# A settlement past its soft time limit is retried too (a slow database, locks).
 RETRY_ON = (OperationalError, InterfaceError)
+SETTLE_RETRY_ON = (*RETRY_ON, SoftTimeLimitExceeded)
+SETTLE_RETRIES = 8
+SETTLE_BACKOFF_MAX = 30  # seconds
 
 
 @shared_task(
+    bind=True,
     name="settlement.round_settle",
     ignore_result=True,
     acks_late=True,  # acknowledged once settled: a worker killed mid-task leaves it queued
     reject_on_worker_lost=True,
-    autoretry_for=RETRY_ON,
-    retry_backoff=1,
-    retry_backoff_max=30,
-    max_retries=8,
+    max_retries=SETTLE_RETRIES,
     time_limit=60,
     soft_time_limit=45,
 )
-def round_settle_task(request_id: int) -> str:
-    """Settle one round by its settlement request's id (never per wager)."""
-    from games.services.settlement import round_settle
+def round_settle_task(self: Task, request_id: int) -> str:
+    """Settle one round by its settlement request's id (never per wager).
 
-    return round_settle(request_id, worker=round_settle_task.request.hostname or "")
+    A failure is recorded on the request, which makes it an alert: at once for anything
+    but SETTLE_RETRY_ON, after the last retry for those (as "database or broker"). The
+    task then returns what failed and raises nothing: it is done, and nothing sends it
+    again until a person does.
+    """
+    from games.services.settlement import request_failure_record, round_settle
+
+    try:
+        return round_settle(request_id, worker=self.request.hostname or "")
+    except SETTLE_RETRY_ON as error:
+        _connection_drop_if_broken()
+        if self.request.retries < SETTLE_RETRIES:
+            countdown = get_exponential_backoff_interval(
+                factor=1, retries=self.request.retries, maximum=SETTLE_BACKOFF_MAX, full_jitter=True
+            )
+            raise self.retry(exc=error, countdown=countdown) from error
+        request_failure_record(request_id, error, kind=SettlementRequest.FailureKind.SERVICES)
+        return f"failed after {SETTLE_RETRIES} retries: {type(error).__name__}: {error}"
+    except Exception as error:  # anything else fails the same way every time: an alert
+        request_failure_record(request_id, error)
+        return f"failed: {type(error).__name__}: {error}"
+
+
+def _connection_drop_if_broken() -> None:
+    """Close the database connection if the error broke it, so the retry (or the failure's
+    record) opens a new one: workers keep theirs across tasks (CELERY_DB_REUSE_MAX), and
+    Celery's fixup would not look at it for a thousand tasks."""
+    if not connection.in_atomic_block:  # a caller's transaction (a test's): not ours
+        connection.close_if_unusable_or_obsolete()
 
 
 @shared_task(

@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,16 +14,30 @@ from casino.models import Table
 from casino.services.par import game_par
 from games.rules.catalog import GAMES_BY_KEY
 
+# The response's shape in words: it is casino.floor_page.floor_snapshot, which grows.
+FLOOR_RESPONSE = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description=(
+        '{"at": time, "tables": [...]}: each table with its round in progress, equipment '
+        "due times, device health, last results and `settlement_alert`: null, or the "
+        "table's stuck settlement (its round's settlement failed, or was sent "
+        "CASINO_SETTLEMENT_MAX_SENDS times): `round` {id, number}, `request_id`, `status` "
+        "(failed, too_many_sends), `status_display`, `kind` (refused, integrity, services, "
+        "other, too_many_sends), `error`, `since`, `last_failed_at`, `failures`, `sends`, "
+        "`guidance` (what the operator does) and `admin_url`."
+    ),
+)
+
 
 class FloorView(APIView):
     """Every table the caller sees, with its round in progress, equipment due times,
-    device health and last results (what the floor page shows)."""
+    device health, last results and any stuck settlement (what the floor page shows)."""
 
     read_permission = "casino.view_table"
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: FLOOR_RESPONSE})
     def get(self, request: Request) -> Response:
-        """The floor now."""
+        """The floor now; a table whose settlement is stuck has a `settlement_alert`."""
         tables = scoped(Table.objects.all(), request, "holder")
         return Response(floor_snapshot(now=timezone.now(), tables=tables))
 

@@ -42,6 +42,7 @@ from games.admin.forms import (
 )
 from games.admin.ledger import lines_html
 from games.models import LedgerEntry, Resolution, Round, RoundEvent, Wager
+from games.services import alerts
 from games.services.ledger import ADJUST, adjustment_post
 from games.services.rounds import (
     RUN,
@@ -228,7 +229,12 @@ class RoundAdmin(ReadOnlyAdmin):
         if request is None:
             return "-"
         url = reverse("admin:games_settlementrequest_change", args=[request.pk])
-        state = "settled" if request.settled_at else f"pending, sent {request.sends} time(s)"
+        status = alerts.request_status(request, timezone.now())
+        state = f"{alerts.STATUS_LABELS[status]}, sent {request.sends} time(s)"
+        if status == alerts.SETTLED:
+            state = "settled"
+        elif status == alerts.FAILED:
+            state += f": {request.error}"
         return format_html('<a href="{}">{}</a>', url, state)
 
     # -- Pages -------------------------------------------------------------------------

@@ -2,17 +2,19 @@
 
 The request row is the truth; a message is only a nudge. A message lost with Redis, or
 with a worker killed before it acknowledged, costs a delay until the sweep, never a round.
+A request that failed, or was sent CASINO_SETTLEMENT_MAX_SENDS times, is an alert
+(games/services/alerts.py): the sweep leaves it to a person, who sends it again.
 """
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from celery import current_app
-from django.conf import settings
 from django.db.models import F, Q
 
 from games.models import SettlementRequest
+from games.services.alerts import max_sends, stuck_before
 
 SETTLE_TASK = "settlement.round_settle"
 log = logging.getLogger(__name__)
@@ -42,13 +44,26 @@ def requests_resend(request_ids: Iterable[int], now: datetime) -> int:
     return requests_send(pending)
 
 
+def requests_send_again(request_ids: Iterable[int], now: datetime) -> int:
+    """A person's "send again": clear the failure of these unsettled requests (and the send
+    count of those at CASINO_SETTLEMENT_MAX_SENDS), so the worker and the sweep take them
+    again, and send them now."""
+    unsettled = SettlementRequest.objects.filter(pk__in=list(request_ids), settled_at__isnull=True)
+    unsettled.filter(sends__gte=max_sends()).update(sends=0)
+    unsettled.filter(failures__gt=0).update(
+        failures=0, failure_kind="", error="", first_failed_at=None, last_failed_at=None
+    )
+    return requests_resend(unsettled.values_list("id", flat=True), now)
+
+
 def requests_sweep(now: datetime, stuck_after: float | None = None, batch: int = 500) -> int:
-    """Send again every unsettled request last sent more than `stuck_after` seconds ago."""
-    if stuck_after is None:
-        stuck_after = settings.CASINO_SETTLEMENT_STUCK_SECONDS
-    before = now - timedelta(seconds=stuck_after)
+    """Send again every unsettled request last sent more than `stuck_after` seconds ago
+    (CASINO_SETTLEMENT_STUCK_SECONDS), but none that failed or was sent
+    CASINO_SETTLEMENT_MAX_SENDS times: those are alerts, not a loop."""
+    before = stuck_before(now, stuck_after)
     stuck = list(
-        SettlementRequest.objects.filter(settled_at__isnull=True)
+        SettlementRequest.objects.filter(settled_at__isnull=True, failures=0)
+        .filter(sends__lt=max_sends())
         .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=before))
         .order_by("id")
         .values_list("id", flat=True)[:batch]

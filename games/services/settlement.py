@@ -4,24 +4,32 @@ The request row is locked with SKIP LOCKED, so a second worker handed the same r
 once passes it by, and a request already settled is a no-op: a task delivered twice
 settles once. Resolutions (one per wager: a one-to-one), the ledger entry (a unique key),
 the round's status and the request's `settled_at` are written together or not at all.
+
+A settlement that fails is recorded on its request in a transaction of its own
+(`request_failure_record`): the request is then an alert, and neither the worker nor the
+sweep takes it again until a person sends it again from the admin.
 """
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
 from games import flow
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest, Wager
+from games.models.outbox import ERROR_LENGTH
 from games.replay import Played, rules_hash, state_dumps
 from games.services.ledger import Posting, decision_postings, entry_post, house_side
 from games.services.rounds import in_play
 
 Account = LedgerLine.Account
+Kind = SettlementRequest.FailureKind
 ZERO = Decimal("0.00")
+log = logging.getLogger(__name__)
 
 
 class SettlementError(Exception):
@@ -45,6 +53,9 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
             return "busy: another worker holds it" if exists else "no such request"
         if request.settled_at is not None:
             return "already settled"
+        if request.failures:
+            # An alert: settling it again would fail again. A person sends it again.
+            return "failed before: waiting for a person to send it again"
         round_ = request.round
         if round_.status != Round.Status.RESULT_ENTERED:
             raise SettlementError(f"{round_} is {round_.status}, not awaiting settlement")
@@ -53,6 +64,54 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
         request.settled_at, request.settled_by = now, worker[:200]
         request.save(update_fields=["settled_at", "settled_by"])
         return "settled"
+
+
+def failure_kind(error: BaseException) -> str:
+    """What kind of failure this error is, for the operator's guidance."""
+    if isinstance(error, SettlementError):
+        return Kind.REFUSED
+    if isinstance(error, IntegrityError):
+        return Kind.INTEGRITY
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return Kind.SERVICES
+    return Kind.OTHER
+
+
+def error_text(error: BaseException) -> str:
+    """The error's class and message, within SettlementRequest.error's length."""
+    text = f"{type(error).__name__}: {error}".strip()
+    return text if len(text) <= ERROR_LENGTH else text[: ERROR_LENGTH - 1] + "\u2026"
+
+
+def request_failure_record(
+    request_id: int,
+    error: BaseException,
+    *,
+    kind: str | None = None,
+    now: datetime | None = None,
+) -> SettlementRequest | None:
+    """Record that settling this request failed, in a transaction of its own (the
+    settlement's has rolled back); None if it is settled meanwhile or does not exist.
+    `kind` is the error's own (`failure_kind`) unless the caller knows better."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        request = (
+            SettlementRequest.objects.select_for_update()
+            .filter(pk=request_id, settled_at__isnull=True)
+            .first()
+        )
+        if request is None:
+            return None
+        request.failures += 1
+        request.failure_kind = kind or failure_kind(error)
+        request.error = error_text(error)
+        request.first_failed_at = request.first_failed_at or now
+        request.last_failed_at = now
+        request.save(
+            update_fields=["failures", "failure_kind", "error", "first_failed_at", "last_failed_at"]
+        )
+    log.error("settlement request %s failed (an alert now): %s", request_id, request.error)
+    return request
 
 
 def _settle(round_: Round, now: datetime) -> None:

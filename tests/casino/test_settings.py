@@ -102,3 +102,21 @@ def test_a_bad_boolean_names_the_variable(tmp_path):
     done = manage("check", DJANGO_DEBUG="maybe", CASINO_DATA_DIR=str(tmp_path))
     assert done.returncode != 0
     assert "DJANGO_DEBUG='maybe'" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_settlement_max_sends_below_one_is_refused_naming_it(tmp_path, value):
+    """The first send counts: at 0 every settlement would be an alert before it was sent."""
+    done = manage("check", CASINO_SETTLEMENT_MAX_SENDS=value, CASINO_DATA_DIR=str(tmp_path))
+    assert done.returncode != 0
+    assert f"CASINO_SETTLEMENT_MAX_SENDS={value}: expected 1 or more" in done.stderr
+
+
+def test_settlement_max_sends_is_read_from_the_environment(tmp_path):
+    code = "from django.conf import settings; print(settings.CASINO_SETTLEMENT_MAX_SENDS)"
+    default = manage("shell", "--no-imports", "-c", code, CASINO_DATA_DIR=str(tmp_path))
+    chosen = manage(
+        "shell", "--no-imports", "-c", code,
+        CASINO_SETTLEMENT_MAX_SENDS="4", CASINO_DATA_DIR=str(tmp_path),
+    )  # fmt: skip
+    assert (default.stdout.strip(), chosen.stdout.strip()) == ("10", "4")

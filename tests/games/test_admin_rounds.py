@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib import admin
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from django.utils import timezone
@@ -20,9 +21,12 @@ from games.models import (
     SettlementRequest,
     Wager,
 )
+from games.services import alerts
+from games.services.outbox import SETTLE_TASK
 from games.services.rounds import result_enter, round_open, wagers_place
-from games.services.settlement import round_settle
+from games.services.settlement import SettlementError, request_failure_record, round_settle
 from tests.casino.floor_fixtures import compliance, compliant_table, operations
+from tests.games.test_settlement_outbox import Broker
 
 pytestmark = pytest.mark.django_db
 
@@ -301,3 +305,75 @@ def test_send_again_sends_only_the_pending_requests(ops_client: Client):
     assert said(response) == ["1 already settled: not sent.", "Sent 1 of 1 pending request(s)."]
     listed = ops_client.get("/admin/games/settlementrequest/?state=pending").context["cl"]
     assert [r.pk for r in listed.result_list] == [pending.pk]
+
+
+def stuck_requests() -> dict[str, SettlementRequest]:
+    """One request in each status, on the wall clock: settled; pending (sent now); failed
+    (the engine refused its round); sent CASINO_SETTLEMENT_MAX_SENDS (10) times, the last
+    an hour ago."""
+    requests = {"settled": settled_round().settlement_request}
+    for name in ("pending", "failed", "too_many_sends"):
+        round_ = round_at("sic_bo")
+        wagers_place(round_, [SMALL], by=operations(), now=timezone.now())
+        result_enter(round_, "throw", [1, 2, 3], by=operations(), now=timezone.now())
+        requests[name] = SettlementRequest.objects.get(round=round_)
+    failed = requests["failed"]
+    request_failure_record(failed.pk, SettlementError(f"{failed.round} is refused on replay"))
+    SettlementRequest.objects.filter(pk=requests["too_many_sends"].pk).update(
+        sends=10, sent_at=timezone.now() - timedelta(hours=1)
+    )
+    return {name: SettlementRequest.objects.get(pk=r.pk) for name, r in requests.items()}
+
+
+def test_a_settlement_request_s_status_is_a_column_and_a_filter(ops_client: Client):
+    requests = stuck_requests()
+    listed = ops_client.get("/admin/games/settlementrequest/")
+    html = listed.content.decode()
+    for words in ("settled", "pending", "failed", "too many sends"):
+        assert f">{words}</strong>" in html, words
+    for status, request in requests.items():
+        page = ops_client.get(f"/admin/games/settlementrequest/?state={status}")
+        assert [r.pk for r in page.context["cl"].result_list] == [request.pk], status
+
+
+def test_a_failed_request_s_page_shows_the_failure_and_what_to_do(ops_client: Client):
+    failed = stuck_requests()["failed"]
+    html = ops_client.get(f"/admin/games/settlementrequest/{failed.pk}/change/").content.decode()
+    assert f"SettlementError: {failed.round} is refused on replay" in html
+    assert "Refused on replay" in html  # the kind
+    assert "compliance compares the round" in html  # the guidance
+    assert ">failed</strong>" in html
+    round_page = ops_client.get(f"/admin/games/round/{failed.round_id}/change/").content.decode()
+    assert f"failed, sent 1 time(s): SettlementError: {failed.round} is refused" in round_page
+
+
+def test_send_again_clears_a_failure_and_a_send_count_at_the_limit(ops_client: Client, monkeypatch):
+    broker = Broker()
+    monkeypatch.setattr("games.services.outbox.current_app", broker)
+    requests = stuck_requests()
+    failed, too_many = requests["failed"], requests["too_many_sends"]
+    response = ops_client.post(
+        "/admin/games/settlementrequest/",
+        {"action": "send_again", "_selected_action": [failed.pk, too_many.pk], "index": 0},
+        follow=True,
+    )
+    assert said(response) == ["Sent 2 of 2 pending request(s)."]
+    assert broker.sent == [(SETTLE_TASK, [failed.pk]), (SETTLE_TASK, [too_many.pk])]
+    failed.refresh_from_db()
+    too_many.refresh_from_db()
+    assert (failed.failures, failed.failure_kind, failed.error, failed.first_failed_at) == (
+        0,
+        "",
+        "",
+        None,
+    )
+    assert (failed.sends, too_many.sends) == (2, 1)
+    now = timezone.now()
+    assert {alerts.request_status(r, now) for r in (failed, too_many)} == {alerts.PENDING}
+    logged = LogEntry.objects.filter(object_id=str(failed.pk)).get()
+    assert logged.change_message == (
+        f"Sent again, clearing failed: SettlementError: {failed.round} is refused on replay"
+    )
+    assert LogEntry.objects.get(object_id=str(too_many.pk)).change_message == (
+        "Sent again, clearing too_many_sends: sent 10 times"
+    )

@@ -662,3 +662,59 @@ def test_redis_restarted_empty_during_a_burst_loses_no_round(demo_floor, tmp_pat
             assert set(report["tables"].values()) == {25}
             # The sweep sent again what Redis lost (and what could not be sent meanwhile).
             assert scalar(url, "SELECT count(*) FROM games_settlementrequest WHERE sends > 1") > 0
+
+
+JAM = """
+import sys
+import django
+
+django.setup()
+from decimal import Decimal
+
+from games.models import Resolution, SettlementRequest
+
+# The issue's jam: a Resolution already written for a wager the round decides.
+request = SettlementRequest.objects.select_related("round").get(pk=int(sys.argv[1]))
+wager = request.round.wagers.order_by("id").first()
+event = request.round.events.order_by("-seq").first()
+Resolution.objects.create(
+    wager=wager, round=request.round, event=event, result="push", net=Decimal("0.00"),
+    stake=wager.amount, cite="jam",
+)
+"""
+
+
+def test_a_jammed_round_is_an_alert_that_beat_and_the_worker_leave_alone(demo_floor, tmp_path):
+    """Issue 18, point 6, on the real path: the sweep sends the jammed round once, the
+    worker records the failure, and neither sends nor settles it again."""
+    sweeps = {"CASINO_SETTLEMENT_SWEEP_SECONDS": "1"}  # beat sweeps every second
+    with floor(demo_floor, tmp_path, **sweeps) as (stack, url, env):
+        report = play_rounds(
+            unheard(env, tmp_path), "--rounds", "1", "--tables", "SB-01", "--no-wait"
+        )
+        assert report["pending"] == ["SB-01:1"]
+        [jammed] = unsettled_requests(url)
+        subprocess.run([sys.executable, "-c", JAM, str(jammed)], cwd=ROOT, env=env, check=True)
+        worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
+        worker_start(stack, env, worker_log, "settle-jam")
+        beat = beat_start(stack, env, beat_log)
+        failed = "SELECT failures FROM games_settlementrequest WHERE id = %s"
+        wait_until(lambda: scalar(url, failed, jammed) == 1, 60, "the failure recorded", beat_log)
+        time.sleep(6)  # three times CASINO_SETTLEMENT_STUCK_SECONDS, six sweeps
+        assert beat.poll() is None
+        row = query(
+            url,
+            "SELECT sends, failures, failure_kind, settled_at FROM games_settlementrequest"
+            " WHERE id = %s",
+            jammed,
+        )
+        assert row == [(2, 1, "integrity", None)]  # the lost first send, the sweep's one
+        error = scalar(url, "SELECT error FROM games_settlementrequest WHERE id = %s", jammed)
+        assert error.startswith("IntegrityError: duplicate key value violates unique constraint")
+        assert len(received(worker_log)) == 1
+        assert "failed: IntegrityError" in worker_log.read_text(errors="replace")
+        round_id = scalar(url, "SELECT round_id FROM games_settlementrequest WHERE id = %s", jammed)
+        status = scalar(url, "SELECT status FROM games_round WHERE id = %s", round_id)
+        assert status == "result_entered"
+        entry = "SELECT id FROM games_ledgerentry WHERE key = %s"
+        assert query(url, entry, f"settlement:{round_id}") == []

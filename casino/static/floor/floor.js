@@ -120,6 +120,20 @@
         " · opened " + short(round.opened_at, today))));
   }
 
+  // A stuck settlement at the table (floor_page._alert): what, since when, what to do.
+  function alertBlock(alert, today) {
+    if (!alert) return null;
+    var node = el("section", "block settlement-alert alert-" + token(alert.status),
+      el("h2", null, "Settlement " + alert.status_display),
+      el("p", "alert-what", link(alert.admin_url, null, "Round " + alert.round.number), " ",
+        el("span", "alert-error", alert.error)),
+      el("p", "quiet alert-when", "since " + short(alert.since, today) + " · sent " +
+        plural(alert.sends, "time") + " · failed " + plural(alert.failures, "time")),
+      el("p", "alert-guidance", alert.guidance));
+    node.setAttribute("role", "alert");
+    return node;
+  }
+
   function equipmentBlock(table) {
     var items = table.equipment.map(function (s) {
       return el("li", "set due-" + token(s.due),
@@ -174,6 +188,7 @@
         el("span", "badge status-" + status, table.status_display)),
       game,
       el("div", "meta", meta),
+      alertBlock(table.settlement_alert, today),
       roundBlock(table.round, today),
       equipmentBlock(table),
       devicesBlock(table),
@@ -188,18 +203,20 @@
   }
 
   function drawSummary(tables) {
-    var n = { open: 0, suspended: 0, closed: 0, overdue: 0, devices: 0 };
+    var n = { open: 0, suspended: 0, closed: 0, overdue: 0, devices: 0, settlements: 0 };
     tables.forEach(function (t) {
       if (n.hasOwnProperty(t.status)) n[t.status] += 1;
       t.equipment.forEach(function (s) { if (s.due === "overdue") n.overdue += 1; });
       t.devices.forEach(function (d) { if (d.health !== "ok") n.devices += 1; });
+      if (t.settlement_alert) n.settlements += 1;
     });
     summary.replaceChildren(
       count("count-open", n.open, "open"), " ",
       count("count-suspended", n.suspended, "suspended"), " ",
       count("count-closed", n.closed, "closed"), " ",
       count("count-overdue", n.overdue, (n.overdue === 1 ? "set" : "sets") + " overdue", true), " ",
-      count("count-devices", n.devices, (n.devices === 1 ? "device" : "devices") + " not ok", true));
+      count("count-devices", n.devices, (n.devices === 1 ? "device" : "devices") + " not ok", true), " ",
+      count("count-settlements", n.settlements, (n.settlements === 1 ? "settlement" : "settlements") + " stuck", true));
   }
 
   function draw(snapshot) {

@@ -1,0 +1,146 @@
+"""A settlement request's status, and the alert a stuck one raises (issue 18).
+
+A request that failed (the worker recorded why) or that was sent
+CASINO_SETTLEMENT_MAX_SENDS times without settling is never sent again on its own: it is
+an alert at its table, on the floor page, in GET /api/v1/floor/ and in the admin, until a
+person reads it, acts, and sends it again from the admin (which clears it).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q
+
+from games.models import SettlementRequest
+
+SETTLED, PENDING, FAILED, TOO_MANY_SENDS = "settled", "pending", "failed", "too_many_sends"
+STATUS_LABELS = {
+    SETTLED: "settled",
+    PENDING: "pending",
+    FAILED: "failed",
+    TOO_MANY_SENDS: "too many sends",
+}
+Kind = SettlementRequest.FailureKind
+
+# What the operator does, by what went wrong. The round stays "result entered" and its
+# table cannot start another round until it is settled.
+GUIDANCE = {
+    Kind.REFUSED: (
+        "The engine refuses this round as recorded, so nothing was paid. Hold the table; "
+        "compliance compares the round's recorded events (admin: the round) with what "
+        "happened at the table. A wrong record is corrected or the round voided under the "
+        "rules with the software supplier; then Send again in the admin."
+    ),
+    Kind.INTEGRITY: (
+        "Settling would write a row that already exists (a wager already decided, a ledger "
+        "entry already posted): nothing of this round was paid. Hold the table and call "
+        "the software supplier with this error; do not Send again until they have found "
+        "why, or it fails the same way."
+    ),
+    Kind.SERVICES: (
+        "The database or the broker was unavailable through every retry. Check PostgreSQL, "
+        "Redis and that a worker serves the settlement queue (worker self-check), then Send "
+        "again in the admin."
+    ),
+    Kind.OTHER: (
+        "An unexpected error: nothing of this round was paid. Hand the error to the "
+        "software supplier; Send again in the admin once it is fixed."
+    ),
+    TOO_MANY_SENDS: (
+        "Sent again and again without settling, and no worker reported an error: the "
+        "workers may not be running or not serving the settlement queue. Check the "
+        "workers, Redis and the worker self-check, then Send again in the admin."
+    ),
+}
+
+
+def max_sends() -> int:
+    """CASINO_SETTLEMENT_MAX_SENDS: the sends after which a request is an alert."""
+    return settings.CASINO_SETTLEMENT_MAX_SENDS
+
+
+def stuck_before(now: datetime, stuck_after: float | None = None) -> datetime:
+    """A request last sent before this moment is stuck (the sweep's own cut)."""
+    if stuck_after is None:
+        stuck_after = settings.CASINO_SETTLEMENT_STUCK_SECONDS
+    return now - timedelta(seconds=stuck_after)
+
+
+def _stuck(now: datetime) -> Q:
+    return Q(sent_at__isnull=True) | Q(sent_at__lt=stuck_before(now))
+
+
+def status_q(status: str, now: datetime) -> Q:
+    """The requests in this status at `now`, as a filter (the admin's list filter)."""
+    unsettled = Q(settled_at__isnull=True)
+    failed = unsettled & Q(failures__gt=0)
+    # At the limit, and its last send had its time: the sweep would send it, but won't.
+    too_many = unsettled & Q(failures=0, sends__gte=max_sends()) & _stuck(now)
+    if status == SETTLED:
+        return Q(settled_at__isnull=False)
+    if status == FAILED:
+        return failed
+    if status == TOO_MANY_SENDS:
+        return too_many
+    if status == PENDING:
+        return unsettled & ~failed & ~too_many
+    raise ValueError(f"no settlement request status {status!r}; these are: {list(STATUS_LABELS)}")
+
+
+def request_status(request: SettlementRequest, now: datetime) -> str:
+    """settled, pending, failed or too_many_sends, as `status_q` says."""
+    if request.settled_at is not None:
+        return SETTLED
+    if request.failures:
+        return FAILED
+    last = request.sent_at
+    if request.sends >= max_sends() and (last is None or last < stuck_before(now)):
+        return TOO_MANY_SENDS
+    return PENDING
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A settlement request that needs a person: what, since when, what to do."""
+
+    request_id: int
+    status: str  # FAILED or TOO_MANY_SENDS
+    kind: str  # a FailureKind, or TOO_MANY_SENDS
+    error: str
+    since: datetime  # the first failure; or, never failed, when the request was written
+    last_failed_at: datetime | None
+    failures: int
+    sends: int
+    guidance: str
+
+    @property
+    def label(self) -> str:
+        """The status in words."""
+        return STATUS_LABELS[self.status]
+
+
+def request_alert(request: SettlementRequest | None, now: datetime) -> Alert | None:
+    """The request's alert at `now`, or None when it is settled or still in hand."""
+    if request is None:
+        return None
+    status = request_status(request, now)
+    if status == FAILED:
+        kind = request.failure_kind or Kind.OTHER
+        since = request.first_failed_at or request.created_at
+    elif status == TOO_MANY_SENDS:
+        kind, since = TOO_MANY_SENDS, request.created_at
+    else:
+        return None
+    error = request.error or f"sent {request.sends} times; no worker settled it or reported why"
+    return Alert(
+        request_id=request.pk,
+        status=status,
+        kind=str(kind),
+        error=error,
+        since=since,
+        last_failed_at=request.last_failed_at,
+        failures=request.failures,
+        sends=request.sends,
+        guidance=GUIDANCE[kind],
+    )
