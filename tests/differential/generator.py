@@ -533,6 +533,8 @@ def game_generate(seed: int, game: str | None = None, rounds: int | None = None)
     game = game or game_of_seed(seed)
     rng = random.Random(f"{game}:{seed}")
     variant, options = OPTIONS[game](rng)
+    if game == "craps":  # ten values: in turn, so any ten Craps seeds in a row have them all
+        options["max_odds_multiple"] = 1 + (seed // len(GAMES)) % 10
     generated = Game(seed, game, variant, options)
     PLAYS[game](Builder(generated), rng, rounds or rng.randint(3, 12))
     assert all(_rounds_are_floor_rounds(generated.game, rnd) for rnd in generated.rounds)
