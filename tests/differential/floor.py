@@ -7,7 +7,7 @@ own devices), and the worker's settlement of each round's request. After every r
 wager's resolution (result, net, cite) must be the engine's, and the ledger must balance.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -42,7 +42,6 @@ from tests.devices.device_fixtures import heard, register
 from tests.differential.generator import Game, Step
 
 Decided = dict[str, tuple[str, str, str]]  # wager id -> (result, net, cite)
-TEST_FILE = "tests/differential/test_differential.py"
 
 
 class Disagreement(AssertionError):
@@ -54,7 +53,7 @@ class Where:
     """Where the game is, for the failure message."""
 
     game: Game
-    test: str
+    test: str  # the test's node id, for the replay line
     round: int = 0
     index: int = -1
     step: Step | None = None
@@ -62,8 +61,8 @@ class Where:
 
     def replay(self) -> str:
         return (
-            f"DIFFERENTIAL_SEED={self.game.seed} .venv/bin/pytest "
-            f"'{TEST_FILE}::{self.test}' -p no:cacheprovider -q"
+            f"DIFFERENTIAL_SEED={self.game.seed} .venv/bin/pytest '{self.test}' "
+            "-p no:cacheprovider -q"
         )
 
     def message(self, what: str) -> str:
@@ -172,8 +171,20 @@ def _device(table: Table, kind: str) -> Device:
     return Device.objects.get(pk=found.pk)
 
 
-def floor_play(generated: Game, engine: list[Decided], open_after: tuple[str, ...], test: str):
-    """Play the game on the floor round by round; compare each round with the engine's."""
+def settle_here(request: SettlementRequest, clock: "Clock") -> str:
+    """What the worker does with a round's settlement request, called in this process."""
+    return round_settle(request.pk, worker="differential", now=clock())
+
+
+def floor_play(
+    generated: Game,
+    engine: list[Decided],
+    open_after: tuple[str, ...],
+    test: str,
+    settle: Callable[[SettlementRequest, "Clock"], str] = settle_here,
+) -> int:
+    """Play the game on the floor round by round; compare each round with the engine's.
+    `settle` settles each round's request (here, or by waiting for a worker). The rounds."""
     where = Where(generated, test)
     with _at(where):
         table = floor_table(generated)
@@ -200,7 +211,7 @@ def floor_play(generated: Game, engine: list[Decided], open_after: tuple[str, ..
             if round_.status != Round.Status.RESULT_ENTERED:
                 raise Disagreement(where.message(f"the round is {round_.status} after its steps"))
             request = SettlementRequest.objects.get(round=round_)
-            outcome = round_settle(request.pk, worker="differential", now=clock())
+            outcome = settle(request, clock)
         if outcome != "settled":
             raise Disagreement(where.message(f"settlement said {outcome!r}"))
         decisions_compare(where, engine[number - 1], floor_decided(round_))
@@ -214,6 +225,7 @@ def floor_play(generated: Game, engine: list[Decided], open_after: tuple[str, ..
         raise Disagreement(
             where.message(f"open after the game: engine {open_after}, floor {floor_open}")
         )
+    return len(generated.rounds)
 
 
 def books_problems(table: Table) -> list[str]:

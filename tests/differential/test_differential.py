@@ -25,6 +25,7 @@ GAMES_DEFAULT = 40 * len(GAMES)
 LONG_DEFAULT = 2
 THROWS_DEFAULT = 250
 LONG_SEED_BASE = 1_000_000  # long hands' seeds, apart from the short games'
+HERE = "tests/differential/test_differential.py"
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +59,7 @@ def test_game(seed: int) -> None:
     """A short game (3 to 12 rounds) of the seed's game: the engine and the floor agree."""
     generated = game_generate(seed)
     engine, still_open = engine_rounds(generated)
-    floor_play(generated, engine, still_open, "test_game")
+    floor_play(generated, engine, still_open, f"{HERE}::test_game")
 
 
 @pytest.mark.django_db
@@ -71,4 +72,4 @@ def test_long_craps_hand(seed: int) -> None:
     throws = _env_int("DIFFERENTIAL_THROWS", THROWS_DEFAULT)
     generated = game_generate(seed, "craps", throws)
     engine, still_open = engine_rounds(generated)
-    floor_play(generated, engine, still_open, "test_long_craps_hand")
+    floor_play(generated, engine, still_open, f"{HERE}::test_long_craps_hand")
