@@ -483,9 +483,19 @@ def _pai_gow(b: Builder, rng: random.Random, rounds: int) -> None:
                 deal = {}
         if deal:
             assert b.event("deal", deal), deal
-        if rng.random() < 0.04:  # § 621a.10(c): the tiles dealt to the wrong positions
+        irregular = rng.random()
+        if irregular < 0.04:  # § 621a.10(c): the tiles dealt to the wrong positions
             assert b.event("irregularity", {"kind": "wrong_positions"})
             continue
+        if irregular < 0.07:  # § 621a.10(e): a tile of the dealer's hand exposed
+            if b.event("irregularity", {"kind": "exposed_tile", "place": "dealer"}):
+                continue
+        elif irregular < 0.15 and b.state.round.wagers:  # § 621a.10(d): a player's tile
+            exposed = rng.choice(b.state.round.wagers)
+            place = str(exposed.extra["position"])
+            payload = {"kind": "exposed_tile", "place": place, "void": rng.random() < 0.6}
+            if b.event("irregularity", payload) and not b.state.round.wagers:
+                continue  # the last hand in play voided: the round is over
         current = b.state.round
         pending = list(current.must_set())
         while pending:  # a player's second hand waits for his first (§ 621a.5(d))

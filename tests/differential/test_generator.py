@@ -57,6 +57,8 @@ def _features(generated: Game) -> set[str]:
                 }
             if event == "bank":
                 found.add(f"{game}:bank:co_bank={payload.get('co_bank', False)}")
+            if event == "irregularity":
+                found.add(f"{game}:irregularity:{payload['kind']}:{payload.get('void', '-')}")
             if event == "deal":
                 found |= {f"{game}:deal:{k}" for k in payload} | {
                     f"{game}:style:{payload['style']}"
@@ -136,7 +138,11 @@ def test_the_default_run_covers_every_game_option_event_and_wager_kind() -> None
         f"pai_gow:styles:{len(ALTERNATIVE_STYLES)}",
         *(f"pai_gow:bank:co_bank={b}" for b in (True, False)),
         *(f"pai_gow:deal:{k}" for k in ("rng", "dice", "cut")),
-        *(f"pai_gow:event:{e}" for e in ("surrender", "irregularity")),
+        "pai_gow:event:surrender",
+        "pai_gow:irregularity:wrong_positions:-",
+        "pai_gow:irregularity:exposed_tile:-",
+        "pai_gow:irregularity:exposed_tile:True",
+        "pai_gow:irregularity:exposed_tile:False",
         "pai_gow:result:pai_gow:win",
         "pai_gow:result:pai_gow:push",
     }
