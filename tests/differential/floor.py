@@ -33,6 +33,7 @@ from games.services.rounds import (
     round_event,
     round_open,
     round_void,
+    state_after_replayed,
     wagers_place,
     working_wagers,
 )
@@ -225,6 +226,14 @@ def floor_play(
         raise Disagreement(
             where.message(f"open after the game: engine {open_after}, floor {floor_open}")
         )
+    # The state after the game rebuilt from the recorded events alone (no cached state).
+    last = Round.objects.filter(table=table).order_by("-number").first()
+    if last is not None:
+        replayed = engine_get(generated.game).open_wagers(state_after_replayed(last))
+        if tuple(replayed) != tuple(open_after):
+            raise Disagreement(
+                where.message(f"replayed from its events, open: {replayed}; engine {open_after}")
+            )
     return len(generated.rounds)
 
 
