@@ -30,6 +30,16 @@ from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import ENGINE_MODULES, engine_get
 
 GAMES = tuple(sorted(ENGINE_MODULES))
+# The events an integrator can send through the REST API today (games/apis.py: wagers, "no
+# more bets", a result, a no roll, a void), as a token with no device behind it: no Craps
+# remove, working, pass_dice, no Pai Gow bank, no generator's or automated shaker's numbers.
+API_EVENTS: dict[str, frozenset[str]] = {
+    "craps": frozenset({"wagers", "throw", "no_roll"}),
+    "sic_bo": frozenset({"wagers", "throw", "no_roll"}),
+    "high_roll_dice": frozenset({"wagers", "throw", "extra_roll", "no_roll"}),
+    "three_dice_football": frozenset({"wagers", "throw", "no_roll"}),
+    "pai_gow": frozenset({"wagers", "deal", "set", "surrender", "irregularity", "reveal"}),
+}
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))
 Step = dict[str, object]
 
@@ -68,8 +78,9 @@ def _engine_events(game: str) -> frozenset[str]:
 class Builder:
     """Plays the steps on the engine as they are made; keeps only what it takes."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, events: frozenset[str] | None = None) -> None:
         self.game = game
+        self.events = events  # the only events offered, if not every one
         self.engine = engine_get(game.game)
         self.options = self.engine.parse_options(game.options)
         self.state = self.engine.new_state(self.options)
@@ -120,6 +131,8 @@ class Builder:
 
     def event(self, event: str, payload: object) -> bool:
         """Offer one event; keep it only if the engine takes all of it."""
+        if self.events is not None and event not in self.events:
+            return False
         done = self._step(event, payload)
         if done is None or done[1].rejected:
             return False
@@ -128,6 +141,8 @@ class Builder:
 
     def floor_only(self, event: str, payload: object) -> None:
         """A step the floor records and the engine passes over (a re-throw's "no roll")."""
+        if self.events is not None and event not in self.events:
+            return
         self.game.rounds[-1].append({event: payload})
 
     def _keep(self, event: str, payload: object, state: Any, outcome: Any) -> None:
@@ -538,15 +553,24 @@ def game_of_seed(seed: int) -> str:
     return GAMES[seed % len(GAMES)]
 
 
-def game_generate(seed: int, game: str | None = None, rounds: int | None = None) -> Game:
-    """The game of this seed (or the one named), with its options and valid rounds."""
+def game_generate(
+    seed: int, game: str | None = None, rounds: int | None = None, api: bool = False
+) -> Game:
+    """The game of this seed (or the one named), with its options and valid rounds; with
+    `api`, only what an integrator can send through the REST API (API_EVENTS)."""
     game = game or game_of_seed(seed)
     rng = random.Random(f"{game}:{seed}")
     variant, options = OPTIONS[game](rng)
     if game == "craps":  # ten values: in turn, so any ten Craps seeds in a row have them all
         options["max_odds_multiple"] = 1 + (seed // len(GAMES)) % 10
+    if api and game == "sic_bo":
+        options["shaker"] = "manual"  # an automated shaker's dice are its own (§ 625a.7(d))
+    if api and game == "pai_gow":
+        options["starting_position"] = "shaker"  # the generator posts its own number
+        options.pop("shaker_if_rng_down", None)
     generated = Game(seed, game, variant, options)
-    PLAYS[game](Builder(generated), rng, rounds or rng.randint(3, 12))
+    events = API_EVENTS[game] if api else None
+    PLAYS[game](Builder(generated, events), rng, rounds or rng.randint(3, 12))
     assert all(_rounds_are_floor_rounds(generated.game, rnd) for rnd in generated.rounds)
     return generated
 

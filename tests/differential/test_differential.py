@@ -9,9 +9,10 @@ must sum to zero, each resolved wager's player lines must sum to its net and the
 must hold exactly the stakes still open (tests/games/round_fixtures.py).
 
     DIFFERENTIAL_SEED=<n>        replays that seed only (the failure message gives the line)
-    DIFFERENTIAL_GAMES=<count>   short games to play (default 200: 40 of each game)
+    DIFFERENTIAL_GAMES=<count>   short games to play (default 180: 36 of each game)
     DIFFERENTIAL_LONG=<count>    long Craps hands of DIFFERENTIAL_THROWS throws (default 2)
-    DIFFERENTIAL_THROWS=<count>  throws in each long hand (default 250)
+    DIFFERENTIAL_THROWS=<count>  throws in each long hand (default 200)
+    DIFFERENTIAL_API=<count>     short games through the REST API (default 20: 4 of each game)
 """
 
 import os
@@ -21,9 +22,11 @@ import pytest
 from tests.differential.floor import engine_rounds, floor_play
 from tests.differential.generator import GAMES, game_generate, game_of_seed
 
-GAMES_DEFAULT = 40 * len(GAMES)
+GAMES_DEFAULT = 36 * len(GAMES)
 LONG_DEFAULT = 2
-THROWS_DEFAULT = 250
+API_DEFAULT = 4 * len(GAMES)
+API_SEED_BASE = 2_000_000  # games through the API, apart from the others
+THROWS_DEFAULT = 200
 LONG_SEED_BASE = 1_000_000  # long hands' seeds, apart from the short games'
 HERE = "tests/differential/test_differential.py"
 
@@ -73,3 +76,17 @@ def test_long_craps_hand(seed: int) -> None:
     generated = game_generate(seed, "craps", throws)
     engine, still_open = engine_rounds(generated)
     floor_play(generated, engine, still_open, f"{HERE}::test_long_craps_hand")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "seed",
+    _seeds("DIFFERENTIAL_API", API_DEFAULT, API_SEED_BASE),
+    ids=lambda s: f"{game_of_seed(s)}-{s}",
+)
+def test_game_through_the_api(seed: int) -> None:
+    """A short game sent through the REST API as an integrator's floor system sends it
+    (only the events the API takes: generator.API_EVENTS); the engine and the floor agree."""
+    generated = game_generate(seed, api=True)
+    engine, still_open = engine_rounds(generated)
+    floor_play(generated, engine, still_open, f"{HERE}::test_game_through_the_api", api=True)

@@ -1,18 +1,17 @@
 """Play generated games on a real database, each round settled by a ``celery worker``.
 
     DATABASE_URL=postgres://... CELERY_BROKER_URL=redis://... \\
-        python -m tests.differential.worker_run SEED [SEED ...]
+        python -m tests.differential.worker_run [--api] SEED [SEED ...]
 
 The integration test (test_worker_integration.py) runs this in a process of its own, as
 the web process would be, against a migrated PostgreSQL database and Redis with a worker
-listening. Every round is played through the round services exactly as the in-process
-differential test plays it; the event that ends a round writes its settlement request and
-sends it (the outbox), and the worker's task settles it. This process waits for that, then
-compares the worker's resolutions with the engine's and checks the ledger. It prints one
-JSON line: the seeds played, their rounds, and the workers that settled them. Any
-disagreement exits 1 with the differential test's message (the seed and a replay line).
-
-One seed per game: each game's table takes the one Rules Submission of the test holder.
+listening. Every round is played as the in-process differential test plays it, through
+the round services or (``--api``) through the REST API as an integrator; the event that
+ends a round writes its settlement request and sends it (the outbox), and the worker's
+task settles it. This process waits for that, then compares the worker's resolutions with
+the engine's and checks the ledger. It prints one JSON line: the rounds of each seed and
+the workers that settled them. A disagreement exits 1 with the differential test's message
+(the seed and a replay line).
 """
 
 import json
@@ -28,13 +27,10 @@ def main(argv: list[str]) -> int:
     django.setup()
     from games.models import Round, SettlementRequest
     from tests.differential.floor import Clock, Disagreement, engine_rounds, floor_play
-    from tests.differential.generator import game_generate, game_of_seed
+    from tests.differential.generator import game_generate
 
-    seeds = [int(s) for s in argv]
-    games = [game_of_seed(s) for s in seeds]
-    if len(set(games)) != len(games):
-        print(f"one seed per game, please: {dict(zip(seeds, games, strict=True))}", file=sys.stderr)
-        return 2
+    api = "--api" in argv
+    seeds = [int(s) for s in argv if s != "--api"]
     settled_by: set[str] = set()
 
     def by_the_worker(request: SettlementRequest, clock: Clock) -> str:
@@ -52,9 +48,11 @@ def main(argv: list[str]) -> int:
     rounds = {}
     try:
         for seed in seeds:
-            generated = game_generate(seed)
+            generated = game_generate(seed, api=api)
             engine, still_open = engine_rounds(generated)
-            rounds[seed] = floor_play(generated, engine, still_open, WORKER_TEST, by_the_worker)
+            rounds[seed] = floor_play(
+                generated, engine, still_open, WORKER_TEST, by_the_worker, api=api
+            )
     except Disagreement as error:
         print(str(error), file=sys.stderr)
         return 1
