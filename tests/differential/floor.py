@@ -3,15 +3,16 @@
 The floor plays it as tests/games/round_fixtures.py does: a compliant table whose Rules
 Submission has the game's options, the round services (open, wagers, the other wagering
 events, "no more bets", the result, a no roll, a void, the generators' numbers from their
-own devices), and the worker's settlement of each round's request. After every round each
-wager's resolution (result, net, cite) must be the engine's, and the ledger must balance.
+own devices) or the REST API that calls them, and the worker's settlement of each round's
+request. After every round each wager's resolution (result, net, cite) must be the
+engine's, and the ledger must balance.
 """
 
 import json
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ from devices.gates import device_of
 from devices.models import Device
 from games import flow
 from games.models import LedgerLine, Resolution, Round, RoundEvent, SettlementRequest
+from games.replay import engine_events
 from games.rules.core import format_money
 from games.rules.registry import engine_get
 from games.scenario import run_scenario
@@ -65,7 +67,6 @@ class Where:
     round: int = 0
     index: int = -1
     step: Step | None = None
-    notes: list[str] = field(default_factory=list)
 
     def replay(self) -> str:
         return (
@@ -100,7 +101,7 @@ def engine_rounds(generated: Game) -> tuple[list[Decided], tuple[str, ...]]:
     """Each round's resolutions by the engine alone, and the wagers left open."""
     result = run_scenario(generated.scenario())
     steps = iter(result["steps"])
-    own = {e for e in _engine_events(generated.game)}
+    own = engine_events(engine_get(generated.game))
     rounds: list[Decided] = []
     seen: set[str] = set()
     for index, steps_of_round in enumerate(generated.rounds, start=1):
@@ -111,7 +112,8 @@ def engine_rounds(generated: Game) -> tuple[list[Decided], tuple[str, ...]]:
             played = next(steps)
             if played["rejected"]:
                 raise AssertionError(
-                    f"seed {generated.seed} round {index}: the generator kept a step the engine "
+                    f"{generated.game} seed {generated.seed} round {index}: the generator kept a "
+                    "step the engine "
                     f"rejects: {played['rejected']}"
                 )
             for r in played["resolutions"]:
@@ -120,12 +122,6 @@ def engine_rounds(generated: Game) -> tuple[list[Decided], tuple[str, ...]]:
                 decided[r["wager"]] = (r["result"], r["net"], r["cite"])
         rounds.append(decided)
     return rounds, tuple(result["open"])
-
-
-def _engine_events(game: str) -> frozenset[str]:
-    from games.replay import engine_events
-
-    return engine_events(engine_get(game))
 
 
 def _name(step: Step) -> str:
