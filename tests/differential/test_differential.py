@@ -9,7 +9,7 @@ must sum to zero, each resolved wager's player lines must sum to its net and the
 must hold exactly the stakes still open (tests/games/round_fixtures.py).
 
     DIFFERENTIAL_SEED=<n>        replays that seed only (the failure message gives the line)
-    DIFFERENTIAL_GAMES=<count>   short games to play (default 180: 36 of each game)
+    DIFFERENTIAL_GAMES=<count>   short games to play (default 175: 35 of each game)
     DIFFERENTIAL_LONG=<count>    long Craps hands of DIFFERENTIAL_THROWS throws (default 2)
     DIFFERENTIAL_THROWS=<count>  throws in each long hand (default 200)
     DIFFERENTIAL_API=<count>     short games through the REST API (default 20: 4 of each game)
@@ -22,7 +22,7 @@ import pytest
 from tests.differential.floor import engine_rounds, floor_play
 from tests.differential.generator import GAMES, game_generate, game_of_seed
 
-GAMES_DEFAULT = 36 * len(GAMES)
+GAMES_DEFAULT = 35 * len(GAMES)
 LONG_DEFAULT = 2
 API_DEFAULT = 4 * len(GAMES)
 API_SEED_BASE = 2_000_000  # games through the API, apart from the others
