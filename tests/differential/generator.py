@@ -30,15 +30,15 @@ from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import ENGINE_MODULES, engine_get
 
 GAMES = tuple(sorted(ENGINE_MODULES))
-# The events an integrator can send through the REST API today (games/apis.py: wagers, "no
-# more bets", a result, a no roll, a void), as a token with no device behind it: no Craps
-# remove, working, pass_dice, no Pai Gow bank, no generator's or automated shaker's numbers.
+# The events an integrator sends through the REST API (games/apis.py: wagers, the other
+# wagering events, "no more bets", a result, a no roll, a void), as a token with no device
+# behind it: no generator's or automated shaker's numbers (those come from the devices).
 API_EVENTS: dict[str, frozenset[str]] = {
-    "craps": frozenset({"wagers", "throw", "no_roll"}),
+    "craps": frozenset({"wagers", "remove", "working", "pass_dice", "throw", "no_roll"}),
     "sic_bo": frozenset({"wagers", "throw", "no_roll"}),
     "high_roll_dice": frozenset({"wagers", "throw", "extra_roll", "no_roll"}),
     "three_dice_football": frozenset({"wagers", "throw", "no_roll"}),
-    "pai_gow": frozenset({"wagers", "deal", "set", "surrender", "irregularity", "reveal"}),
+    "pai_gow": frozenset({"wagers", "bank", "deal", "set", "surrender", "irregularity", "reveal"}),
 }
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))
 Step = dict[str, object]

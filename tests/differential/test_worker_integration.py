@@ -7,9 +7,9 @@ round's settlement request goes through Redis to a real worker, which settles it
 worker's resolutions must be the engine's, round by round, and the ledger must balance, as
 in the in-process test.
 
-The API path plays only the events the API takes today (generator.API_EVENTS): wagers,
-"no more bets", results, no rolls and voids; Craps `remove`, `working`, `pass_dice` and
-Pai Gow `bank` have no endpoint yet (one is being added), so the services path plays them.
+The API path plays the events an integrator sends (generator.API_EVENTS): wagers and the
+other wagering events (Craps `remove`, `working`, `pass_dice`; Pai Gow `bank`), "no more
+bets", results, no rolls and voids; the numbers devices give come by the services path.
 """
 
 import json
