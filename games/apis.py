@@ -7,6 +7,8 @@ Every request that changes a round or moves money needs an Idempotency-Key
 nothing. The round services (games/services/rounds.py) check everything else.
 """
 
+from collections.abc import Callable
+
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -153,6 +155,22 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         round_.refresh_from_db()
         return Response(RoundDetailSerializer(round_).data, status=status)
 
+    def _event_enter(
+        self, request: Request, given_as: type[serializers.Serializer], service: Callable
+    ) -> Response:
+        """One `{"event", "payload"}` to the round service that takes it, as the integrator."""
+        given = given_as(data=_payload(request))
+        given.is_valid(raise_exception=True)
+        round_ = service(
+            self.get_object(),
+            given.validated_data["event"],
+            given.validated_data["payload"],
+            by=request.user,
+            now=timezone.now(),
+            source=INTEGRATOR,
+        )
+        return self._answer(round_)
+
     @extend_schema(request=RoundOpenSerializer, responses={201: RoundDetailSerializer})
     @write(key_required=True)
     def create(self, request: Request) -> Response:
@@ -190,17 +208,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         """A wagering event while wagering is open: take down or reduce a bet, call a bet
         or its odds on or off, pass the dice, bank the Pai Gow game, or new wagers. A result
         (throw, deal, ...) is refused here: it goes to result/."""
-        given = EventSerializer(data=_payload(request))
-        given.is_valid(raise_exception=True)
-        round_ = rounds.round_event(
-            self.get_object(),
-            given.validated_data["event"],
-            given.validated_data["payload"],
-            by=request.user,
-            now=timezone.now(),
-            source=INTEGRATOR,
-        )
-        return self._answer(round_)
+        return self._event_enter(request, EventSerializer, rounds.round_event)
 
     @extend_schema(request=None, responses=RoundDetailSerializer)
     @action(detail=True, methods=["post"], url_path="no-more-bets")
@@ -217,17 +225,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     def result(self, request: Request, pk: str) -> Response:
         """Enter the dice, tiles, settings or selection; the one that decides the round
         sends it to be settled."""
-        given = ResultSerializer(data=_payload(request))
-        given.is_valid(raise_exception=True)
-        round_ = rounds.result_enter(
-            self.get_object(),
-            given.validated_data["event"],
-            given.validated_data["payload"],
-            by=request.user,
-            now=timezone.now(),
-            source=INTEGRATOR,
-        )
-        return self._answer(round_)
+        return self._event_enter(request, ResultSerializer, rounds.result_enter)
 
     @extend_schema(request=None, responses=RoundDetailSerializer)
     @action(detail=True, methods=["post"], url_path="no-roll")
