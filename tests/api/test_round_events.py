@@ -282,3 +282,26 @@ def test_a_pai_gow_bank_through_the_api_is_refused_at_the_start_and_taken_after(
         "bank",
         {"player": "p3", "co_bank": False},
     )
+
+
+@pytest.mark.parametrize(
+    "event,payload,why",
+    [
+        ("remove", [], "The call names no wager: it takes down nothing"),
+        ("working", {}, "The call names no wager: it calls on or off nothing"),
+    ],
+)
+def test_a_call_that_names_no_wager_is_refused_and_recorded_nowhere(event, payload, why):
+    """An empty take-down or call is nothing a dealer could act on: refused (422), not a
+    round event replayed for ever (found by the review of issue 18)."""
+    play = craps_table()
+    round_id = play.round_open()
+    play.wagers(round_id, ann("place:6", "12"))
+    response = post_json(
+        play.client,
+        f"{API}/rounds/{round_id}/events/",
+        {"event": event, "payload": payload},
+        key=new_key(),
+    )
+    assert error_of(response, 422, "refused")["reasons"] == [why]
+    assert not RoundEvent.objects.filter(round_id=round_id, event=event).exists()

@@ -1875,3 +1875,26 @@ def test_623a_11_a_1_fire_bet_for_a_shooter_who_took_the_dice_with_a_point_on() 
     assert accepted(result, 4) == ["f2"]
     assert refused(result, 6) == ["f3"]
     assert result["open"] == ["f2"]
+
+
+def test_an_empty_take_down_or_call_is_a_rejected_event_and_play_goes_on():
+    """§ 623a.4(c) takes down a wager and a call is made on one: a call naming none is
+    refused as an event (SCENARIOS.md: rejected inside the result), not a malformed
+    document, and the table is as it was."""
+    result = run_scenario(
+        {
+            "format": 1,
+            "game": "craps",
+            "steps": [
+                {"wagers": [{"id": "w1", "player": "a", "kind": "pass", "amount": "5"}]},
+                {"remove": []},
+                {"working": {}},
+            ],
+        }
+    )
+    assert [s["rejected"] for s in result["steps"]] == [
+        [],
+        [{"event": 1, "error": "The call names no wager: it takes down nothing"}],
+        [{"event": 2, "error": "The call names no wager: it calls on or off nothing"}],
+    ]
+    assert result["open"] == ["w1"]

@@ -303,6 +303,8 @@ def wagers_remove(
     """Take wagers down, or reduce them (§ 623a.4(c), (d)); odds go down with their bet."""
     if not isinstance(payload, list):
         raise MalformedInput("remove", "must be a list of wager ids or {id, reduce_to} objects")
+    if not payload:  # a call the dealer could not act on: refused, play goes on
+        return _names_no_wager(table, "takes down")
     layout = {e.wager.id: e for e in table.layout}
     removed: list[str] = []
     reduced: list[dict[str, str]] = []
@@ -367,11 +369,18 @@ def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayou
     return replace(entry, amount=amount, vig_paid=vig)
 
 
+def _names_no_wager(table: CrapsTable, what: str) -> tuple[CrapsTable, StepOutcome]:
+    rejection = Rejection(f"The call names no wager: it {what} nothing")
+    return table, StepOutcome(rejected=(rejection,), extra=table.summary())
+
+
 def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, StepOutcome]:
     """Call Place, Buy, Lay and Hardway bets "on" or "off" for the come out roll, and odds on or
     off until called again."""
     if not isinstance(payload, dict) or not all(isinstance(v, bool) for v in payload.values()):
         raise MalformedInput("working", 'must map wager ids to true ("on") or false ("off")')
+    if not payload:
+        return _names_no_wager(table, "calls on or off")
     layout = {e.wager.id: e for e in table.layout}
     rejected: list[Rejection] = []
     for wager_id, on in payload.items():
