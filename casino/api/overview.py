@@ -21,9 +21,10 @@ FLOOR_RESPONSE = OpenApiResponse(
         '{"at": time, "tables": [...]}: each table with its round in progress, equipment '
         "due times, device health, last results and `settlement_alert`: null, or the "
         "table's stuck settlement (its round's settlement failed, or was sent "
-        "CASINO_SETTLEMENT_MAX_SENDS times): `round` {id, number}, `request_id`, `status` "
-        "(failed, too_many_sends), `status_display`, `kind` (refused, integrity, services, "
-        "other, too_many_sends), `error`, `since`, `last_failed_at`, `failures`, `sends`, "
+        "CASINO_SETTLEMENT_MAX_SENDS times, or was not sent again long after the sweep "
+        "should have): `round` {id, number}, `request_id`, `status` (failed, "
+        "too_many_sends, not_sent_again), `status_display`, `kind` (refused, integrity, "
+        "services, other, too_many_sends, not_sent_again), `error`, `since`, `last_failed_at`, `failures`, `sends`, "
         "`guidance` (what the operator does) and `admin_url`."
     ),
 )

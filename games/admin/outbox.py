@@ -25,6 +25,7 @@ STATUS_COLOURS = {
     alerts.PENDING: "#555555",
     alerts.FAILED: "#c62828",
     alerts.TOO_MANY_SENDS: "#c62828",
+    alerts.NOT_SENT_AGAIN: "#c62828",
 }
 
 
@@ -99,7 +100,7 @@ class SettlementRequestAdmin(ReadOnlyAdmin):
             return
         for row in pending:
             status = alerts.request_status(row, now)
-            if status in (alerts.FAILED, alerts.TOO_MANY_SENDS):
+            if status in (alerts.FAILED, alerts.TOO_MANY_SENDS, alerts.NOT_SENT_AGAIN):
                 what = row.error if status == alerts.FAILED else f"sent {row.sends} times"
                 self.log_change(request, row, f"Sent again, clearing {status}: {what}")
         sent = requests_send_again([row.pk for row in pending], now)

@@ -1,9 +1,11 @@
 """A settlement request's status, and the alert a stuck one raises (issue 18).
 
 A request that failed (the worker recorded why) or that was sent
-CASINO_SETTLEMENT_MAX_SENDS times without settling is never sent again on its own: it is
-an alert at its table, on the floor page, in GET /api/v1/floor/ and in the admin, until a
-person reads it, acts, and sends it again from the admin (which clears it).
+CASINO_SETTLEMENT_MAX_SENDS times without settling is never sent again on its own; one
+that nothing has sent again long after the sweep should have (its message lost with beat
+not running) would never be. Each is an alert at its table, on the floor page, in GET
+/api/v1/floor/ and in the admin, until a person reads it, acts, and sends it again from
+the admin (which clears it).
 """
 
 from dataclasses import dataclass
@@ -15,11 +17,13 @@ from django.db.models import Q
 from games.models import SettlementRequest
 
 SETTLED, PENDING, FAILED, TOO_MANY_SENDS = "settled", "pending", "failed", "too_many_sends"
+NOT_SENT_AGAIN = "not_sent_again"
 STATUS_LABELS = {
     SETTLED: "settled",
     PENDING: "pending",
     FAILED: "failed",
     TOO_MANY_SENDS: "too many sends",
+    NOT_SENT_AGAIN: "not sent again",
 }
 Kind = SettlementRequest.FailureKind
 
@@ -47,6 +51,12 @@ GUIDANCE = {
         "An unexpected error: nothing of this round was paid. Hand the error to the "
         "software supplier; Send again in the admin once it is fixed."
     ),
+    NOT_SENT_AGAIN: (
+        "Nothing has sent this settlement again since its last send, long after the sweep "
+        "should have: its message was lost and the sweep (Celery beat) is not running. "
+        "Start beat (one instance), check that a worker serves the settlement queue, then "
+        "Send again in the admin."
+    ),
     TOO_MANY_SENDS: (
         "Sent again and again without settling, and no worker reported an error: the "
         "workers may not be running or not serving the settlement queue. Check the "
@@ -71,25 +81,47 @@ def _stuck(now: datetime) -> Q:
     return Q(sent_at__isnull=True) | Q(sent_at__lt=stuck_before(now))
 
 
+def unsent_before(now: datetime) -> datetime:
+    """A pending request last sent before this moment should have been sent again by the
+    sweep twice over (every CASINO_SETTLEMENT_STUCK_SECONDS, looking every sweep period)."""
+    sweep = settings.CELERY_BEAT_SCHEDULE.get("settlement-sweep", {}).get("schedule", 0)
+    return now - 2 * timedelta(seconds=settings.CASINO_SETTLEMENT_STUCK_SECONDS + sweep)
+
+
+def _last_send(request: SettlementRequest) -> datetime:
+    return request.sent_at or request.created_at
+
+
 def status_q(status: str, now: datetime) -> Q:
     """The requests in this status at `now`, as a filter (the admin's list filter)."""
     unsettled = Q(settled_at__isnull=True)
     failed = unsettled & Q(failures__gt=0)
     # At the limit, and its last send had its time: the sweep would send it, but won't.
     too_many = unsettled & Q(failures=0, sends__gte=max_sends()) & _stuck(now)
+    # Below the limit, and not sent again long after the sweep would have.
+    unsent = (
+        unsettled
+        & Q(failures=0, sends__lt=max_sends())
+        & (
+            Q(sent_at__lt=unsent_before(now))
+            | Q(sent_at__isnull=True, created_at__lt=unsent_before(now))
+        )
+    )
     if status == SETTLED:
         return Q(settled_at__isnull=False)
     if status == FAILED:
         return failed
     if status == TOO_MANY_SENDS:
         return too_many
+    if status == NOT_SENT_AGAIN:
+        return unsent
     if status == PENDING:
-        return unsettled & ~failed & ~too_many
+        return unsettled & ~failed & ~too_many & ~unsent
     raise ValueError(f"no settlement request status {status!r}; these are: {list(STATUS_LABELS)}")
 
 
 def request_status(request: SettlementRequest, now: datetime) -> str:
-    """settled, pending, failed or too_many_sends, as `status_q` says."""
+    """settled, pending, failed, too_many_sends or not_sent_again, as `status_q` says."""
     if request.settled_at is not None:
         return SETTLED
     if request.failures:
@@ -97,6 +129,8 @@ def request_status(request: SettlementRequest, now: datetime) -> str:
     last = request.sent_at
     if request.sends >= max_sends() and (last is None or last < stuck_before(now)):
         return TOO_MANY_SENDS
+    if request.sends < max_sends() and _last_send(request) < unsent_before(now):
+        return NOT_SENT_AGAIN
     return PENDING
 
 
@@ -105,8 +139,8 @@ class Alert:
     """A settlement request that needs a person: what, since when, what to do."""
 
     request_id: int
-    status: str  # FAILED or TOO_MANY_SENDS
-    kind: str  # a FailureKind, or TOO_MANY_SENDS
+    status: str  # FAILED, TOO_MANY_SENDS or NOT_SENT_AGAIN
+    kind: str  # a FailureKind, or TOO_MANY_SENDS or NOT_SENT_AGAIN
     error: str
     since: datetime  # the first failure; or, never failed, when the request was written
     last_failed_at: datetime | None
@@ -130,9 +164,16 @@ def request_alert(request: SettlementRequest | None, now: datetime) -> Alert | N
         since = request.first_failed_at or request.created_at
     elif status == TOO_MANY_SENDS:
         kind, since = TOO_MANY_SENDS, request.created_at
+    elif status == NOT_SENT_AGAIN:
+        kind, since = NOT_SENT_AGAIN, _last_send(request)
     else:
         return None
-    error = request.error or f"sent {request.sends} times; no worker settled it or reported why"
+    if request.error:
+        error = request.error
+    elif status == NOT_SENT_AGAIN:
+        error = f"sent {request.sends} times, last at {since.isoformat()}; not sent again since"
+    else:
+        error = f"sent {request.sends} times; no worker settled it or reported why"
     return Alert(
         request_id=request.pk,
         status=status,

@@ -18,6 +18,8 @@ import pytest
 from celery.exceptions import Retry
 from django.db import IntegrityError, OperationalError, connection
 
+from casino.floor_page import floor_snapshot
+from casino.models import Table
 from games.models import LedgerEntry, Resolution, Round, RoundEvent, SettlementRequest
 from games.services import alerts
 from games.services.outbox import SETTLE_TASK, requests_send_again, requests_sweep
@@ -408,12 +410,15 @@ def test_every_request_has_exactly_one_status_and_the_filter_agrees(settings):
     round_settle_task(request_of(failed_round).pk)
     too_many = request_of(played(1, "SB-04"))
     SettlementRequest.objects.filter(pk=too_many.pk).update(sends=2)
+    unsent = request_of(played(1, "SB-05"))  # sent once, 91 s before `now`
+    SettlementRequest.objects.filter(pk=unsent.pk).update(sent_at=RESULT_AT - 60 * S)
     now = RESULT_AT + 31 * S
     expected = {
         request_of(settled_round).pk: alerts.SETTLED,
         pending.pk: alerts.PENDING,
         request_of(failed_round).pk: alerts.FAILED,
         too_many.pk: alerts.TOO_MANY_SENDS,
+        unsent.pk: alerts.NOT_SENT_AGAIN,
     }
     for request in SettlementRequest.objects.all():
         assert alerts.request_status(request, now) == expected[request.pk]
@@ -422,3 +427,41 @@ def test_every_request_has_exactly_one_status_and_the_filter_agrees(settings):
         assert [r.pk for r in found] == [pk for pk, s in expected.items() if s == status]
     with pytest.raises(ValueError, match="no settlement request status 'stuck'"):
         alerts.status_q("stuck", now)
+
+
+def test_a_request_whose_only_send_was_lost_and_no_sweep_sent_again_is_an_alert(broker, settings):
+    """Found in review: the broker down at the result's commit (the one message lost) and
+    beat not running, a request stayed `pending` for ever, under MAX_SENDS, with no alert
+    while its table could start no round. With the sweep looking every 5 s and sending
+    again after 30 s, a request last sent more than 2 x (30 + 5) = 70 s ago has been missed
+    twice: it is an alert until something sends it again."""
+    settings.CASINO_SETTLEMENT_STUCK_SECONDS = 30
+    settings.CELERY_BEAT_SCHEDULE = {
+        **settings.CELERY_BEAT_SCHEDULE,
+        "settlement-sweep": {"task": "monitoring.settlement_sweep", "schedule": 5},
+    }
+    round_ = played()
+    request = request_of(round_)
+    assert (request.sends, request.sent_at) == (1, RESULT_AT)
+
+    assert alerts.request_status(request, RESULT_AT + 70 * S) == alerts.PENDING
+    alert = alerts.request_alert(request, RESULT_AT + 71 * S)
+    assert (alert.status, alert.kind, alert.sends, alert.failures, alert.since) == (
+        "not_sent_again",
+        "not_sent_again",
+        1,
+        0,
+        RESULT_AT,
+    )
+    assert alert.error == f"sent 1 times, last at {RESULT_AT.isoformat()}; not sent again since"
+    assert alert.guidance == alerts.GUIDANCE[alerts.NOT_SENT_AGAIN]
+    snapshot = floor_snapshot(
+        now=RESULT_AT + 24 * H, tables=Table.objects.filter(pk=round_.table_id)
+    )
+    assert snapshot["tables"][0]["settlement_alert"]["status"] == "not_sent_again"
+
+    # The sweep, started again, sends it: in hand again, and settled by the worker.
+    assert requests_sweep(RESULT_AT + 24 * H) == 1
+    request.refresh_from_db()
+    assert alerts.request_status(request, RESULT_AT + 24 * H + S) == alerts.PENDING
+    assert settle(round_) == "settled"
