@@ -24,7 +24,8 @@ FLOOR_RESPONSE = OpenApiResponse(
         "CASINO_SETTLEMENT_MAX_SENDS times, or was not sent again long after the sweep "
         "should have): `round` {id, number}, `request_id`, `status` (failed, "
         "too_many_sends, not_sent_again), `status_display`, `kind` (refused, integrity, "
-        "services, other, too_many_sends, not_sent_again), `error`, `since`, `last_failed_at`, `failures`, `sends`, "
+        "services, other, too_many_sends, not_sent_again), `error`, `since`, "
+        "`last_failed_at`, `failures`, `sends`, "
         "`guidance` (what the operator does) and `admin_url`."
     ),
 )
