@@ -34,6 +34,10 @@ BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, 
 # Paths whose outage answer is JSON: the API, the devices, the probes and the floor's data.
 JSON_PREFIXES = ("/api/", "/devices/", "/health/", "/ready/", "/floor/data.json")
 _OUTAGE = "_casino_outage"
+# A body over the limit but under this many bytes is read and thrown away in small pieces
+# before the 413, so the client, still sending, reads the answer rather than a reset
+# connection; a larger one is not read at all (the client may then see the reset).
+DRAIN_BYTES = 16 * 1024 * 1024
 
 
 def outage_of(error: BaseException | None) -> str | None:
@@ -108,7 +112,10 @@ class ErrorBodyMiddleware:
         limit = body_limit(request)
         length = _declared_length(request)
         if limit is not None and length > limit:
-            # Read nothing of it: answered from the Content-Length alone.
+            # Answered from the Content-Length alone: nothing parses or keeps the body.
+            if length <= DRAIN_BYTES:
+                while request.read(64 * 1024):
+                    pass
             return too_large(limit, length)
         response = self.get_response(request)
         service = getattr(request, _OUTAGE, None)
