@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversize body refused unread, an outage a 503, every API error one body.
+    "casino.api.middleware.ErrorBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -116,7 +118,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database host that does not answer fails a request within seconds (a JSON 503,
+    # casino/api/middleware.py), never holds a web worker until gunicorn kills it.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+        "DATABASE_CONNECT_TIMEOUT", 5
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Errors (casino/api/middleware.py) --------------------------------------------------
+# A body over this many bytes is refused with a JSON 413 before anything reads it: under
+# /api/ and under /devices/ (whose bodies are a few hundred bytes).
+CASINO_API_MAX_BODY_BYTES = env_int("CASINO_API_MAX_BODY_BYTES", 1024 * 1024)
+CASINO_DEVICE_MAX_BODY_BYTES = env_int("CASINO_DEVICE_MAX_BODY_BYTES", 4096)
+for _name in ("CASINO_API_MAX_BODY_BYTES", "CASINO_DEVICE_MAX_BODY_BYTES"):
+    if globals()[_name] < 1024:
+        raise ImproperlyConfigured(f"{_name}={globals()[_name]}: expected 1024 bytes or more")
+# Django's own limit on a body read whole (forms, the admin): never below the API's.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(
+    env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440), CASINO_API_MAX_BODY_BYTES
+)
+# A database or broker outage answers 503 with this Retry-After (seconds).
+CASINO_RETRY_AFTER_SECONDS = env_int("CASINO_RETRY_AFTER_SECONDS", 5)
 
 # Failed sign-ins are throttled on every path (casino/api/sign_in.py).
 AUTHENTICATION_BACKENDS = ["casino.api.sign_in.ThrottledBackend"]
@@ -176,7 +199,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casino floor API",
     "DESCRIPTION": (
         "Tables, Rules Submissions, layouts, equipment, rounds, the ledger and devices of a "
-        "Pennsylvania casino floor. Amounts are decimal strings. Errors share one body."
+        "Pennsylvania casino floor. Amounts are decimal strings. Errors share one body, "
+        "{status, code, detail, reasons, fields}, whatever answers them: a body over the "
+        "limit is a 413, an outage of the database or broker a 503 with Retry-After (send "
+        "the request again after that many seconds, with the same Idempotency-Key)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

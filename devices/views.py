@@ -6,9 +6,11 @@
                                  (or "number", "selection", "extra_roll", "lock_out")
 
 Plain Django views, not DRF: the heartbeat is the hot path and does no more than check
-the signature and write to the store. Every refusal is JSON {"error", "detail"}:
-401 for the signature, 403 for a device speaking for another, 400 for a malformed body,
-422 for what the floor refuses (with its reasons), 503 when the store is unreachable.
+the signature and write to the store. Every refusal is the one error body
+(casino/api/errors.py): 401 for the signature, 403 for a device speaking for another,
+400 for a malformed body, 413 for one over CASINO_DEVICE_MAX_BODY_BYTES, 422 for what the
+floor refuses (with its reasons), 503 when the store (or, casino/api/middleware.py, the
+database) is unreachable.
 """
 
 import json
@@ -17,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -30,7 +33,6 @@ from devices.store import Revoked, StoreUnavailable, store
 
 log = logging.getLogger(__name__)
 clock: Callable[[], float] = time.time  # the tests set the clock
-MAX_BODY = 4096
 
 
 class BadRequest(Exception):
@@ -52,8 +54,10 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
     def view(request: HttpRequest) -> HttpResponse:
         if request.method != "POST":
             return _refusal(405, "method_not_allowed", "POST a signed JSON body")
-        if len(request.body) > MAX_BODY:
-            return _refusal(400, "body_too_large", f"the body is over {MAX_BODY} bytes")
+        limit = settings.CASINO_DEVICE_MAX_BODY_BYTES
+        if len(request.body) > limit:
+            # Usually refused before, from its Content-Length (casino/api/middleware.py).
+            return _refusal(413, "body_too_large", f"the body is over the limit of {limit} bytes")
         now = clock()
         try:
             cached = handler is heartbeat_handle
@@ -69,7 +73,9 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
             return _refusal(422, "refused", refused.reasons)
         except StoreUnavailable as down:
             log.error("device store unreachable: %s", down)
-            return _refusal(503, "store_unavailable", "the heartbeat store is unreachable")
+            response = _refusal(503, "store_unavailable", "the heartbeat store is unreachable")
+            response["Retry-After"] = str(settings.CASINO_RETRY_AFTER_SECONDS)
+            return response
 
     view.__name__ = view.__qualname__ = handler.__name__.removesuffix("_handle")
     return view

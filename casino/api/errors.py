@@ -116,3 +116,32 @@ def no_such_endpoint(request: HttpRequest, path: str = "") -> JsonResponse:
     if not request.path.endswith("/"):
         detail += " (every path ends with a slash)"
     return JsonResponse(error_body(404, "not_found", detail, [detail]), status=404)
+
+
+# --- errors Django itself answers (casino/api/middleware.py, casino/urls.py) -------------
+
+# Paths whose every error is the one body: the integrators' API and the devices' endpoints.
+API_PREFIXES = ("/api/", "/devices/")
+
+# Django's own errors under API_PREFIXES, as a person reads them.
+_DJANGO_ERRORS = {
+    400: ("bad_request", "the request is malformed"),
+    403: ("permission_denied", "you do not have permission to perform this action"),
+    404: ("not_found", "no endpoint at {path}"),
+    405: ("method_not_allowed", "method {method} not allowed at {path}"),
+    413: ("body_too_large", "the body is too large"),
+    500: ("server_error", "the server failed to answer; the error is logged"),
+}
+
+
+def speaks_api(request: HttpRequest) -> bool:
+    """True for a path whose errors are the one JSON body."""
+    return request.path_info.startswith(API_PREFIXES)
+
+
+def django_error(request: HttpRequest, status_code: int) -> JsonResponse:
+    """One of Django's own errors (a malformed request, an unknown path, a crash) as the
+    one body; the detail names no internals (the log has the traceback)."""
+    code, text = _DJANGO_ERRORS.get(status_code, ("error", "the request failed"))
+    detail = text.format(path=request.path, method=request.method)
+    return JsonResponse(error_body(status_code, code, detail, [detail]), status=status_code)

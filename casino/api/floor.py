@@ -124,6 +124,16 @@ class ChangeoutSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
+class ChangeoutDoneSerializer(serializers.Serializer):
+    """What a changeout records: the set taken out (its removal, reason and note) and the
+    set put in its place, if any."""
+
+    removed = SetInPlaySerializer(help_text="The set taken out of play.")
+    put_in_play = SetInPlaySerializer(
+        allow_null=True, help_text="The reserve set put in play; null when none was."
+    )
+
+
 class PutInPlaySerializer(serializers.Serializer):
     equipment_set = serializers.IntegerField(min_value=1, max_value=2**62)
 
@@ -168,25 +178,33 @@ class TableViewSet(ReadOnly):
         """Close the table (refused while a round is in progress or wagers still work)."""
         return self._status_move(request, floor.table_close)
 
-    @extend_schema(request=ChangeoutSerializer, responses={201: SetInPlaySerializer})
+    @extend_schema(request=ChangeoutSerializer, responses={201: ChangeoutDoneSerializer})
     @action(detail=True, methods=["post"])
     @write(key_required=False)
     def changeout(self, request: Request, pk: str) -> Response:
-        """Take a set out of play, saying why, and put a reserve set in (or none)."""
+        """Take a set out of play, saying why, and put a reserve set in (or none); answers
+        both rows (201), the set taken out and the one put in (null if none)."""
         table = self.get_object()
         given = ChangeoutSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         new_set = given.validated_data.get("new_set")
+        composition, now = given.validated_data["composition"], _now()
         row = equipment.set_changeout(
             table,
-            given.validated_data["composition"],
+            composition,
             reason=given.validated_data["reason"],
             note=given.validated_data["note"],
             new_set=_equipment_set(request, new_set) if new_set else None,
             by=request.user,
-            now=_now(),
+            now=now,
         )
-        return Response(SetInPlaySerializer(row).data if row else None, status=201)
+        # The row this changeout ended: the table's set of this kind removed at `now`
+        # (the service holds the table's lock, so no other changeout ended one then).
+        removed = SetInPlay.objects.filter(
+            table=table, composition=composition, removed_at=now
+        ).latest("pk")
+        done = {"removed": removed, "put_in_play": row}
+        return Response(ChangeoutDoneSerializer(done).data, status=201)
 
     @extend_schema(request=PutInPlaySerializer, responses={201: SetInPlaySerializer})
     @action(detail=True, methods=["post"], url_path="put-in-play")

@@ -681,15 +681,15 @@ def test_a_heartbeat_with_other_fields_is_refused(client, sic_bo, either_store):
     )
 
 
-def test_a_body_over_the_limit_is_refused(client, sic_bo):
+def test_a_body_over_the_limit_is_refused_413_unread(client, sic_bo):
     body = json.dumps({"device": sic_bo.shaker.device.pk, "pad": "x" * 4096}).encode()
     before = state()
 
     assert_refused(
         send(client, sic_bo.shaker, HEARTBEAT, body),
-        400,
+        413,
         "body_too_large",
-        "the body is over 4096 bytes",
+        f"the body is {len(body)} bytes, over the limit of 4096 bytes",
         before=before,
     )
 
