@@ -124,16 +124,6 @@ class ChangeoutSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
-class ChangeoutDoneSerializer(serializers.Serializer):
-    """What a changeout records: the set taken out (its removal, reason and note) and the
-    set put in its place, if any."""
-
-    removed = SetInPlaySerializer(help_text="The set taken out of play.")
-    put_in_play = SetInPlaySerializer(
-        allow_null=True, help_text="The reserve set put in play; null when none was."
-    )
-
-
 class PutInPlaySerializer(serializers.Serializer):
     equipment_set = serializers.IntegerField(min_value=1, max_value=2**62)
 
@@ -178,12 +168,12 @@ class TableViewSet(ReadOnly):
         """Close the table (refused while a round is in progress or wagers still work)."""
         return self._status_move(request, floor.table_close)
 
-    @extend_schema(request=ChangeoutSerializer, responses={201: ChangeoutDoneSerializer})
+    @extend_schema(request=ChangeoutSerializer, responses={201: SetInPlaySerializer})
     @action(detail=True, methods=["post"])
     @write(key_required=False)
     def changeout(self, request: Request, pk: str) -> Response:
-        """Take a set out of play, saying why, and put a reserve set in (or none); answers
-        both rows (201), the set taken out and the one put in (null if none)."""
+        """Take a set out of play, saying why, and put a reserve set in (or none). Answers
+        the set put in play; with none, the set taken out (its `removed_at` set)."""
         table = self.get_object()
         given = ChangeoutSerializer(data=request.data)
         given.is_valid(raise_exception=True)
@@ -198,13 +188,11 @@ class TableViewSet(ReadOnly):
             by=request.user,
             now=now,
         )
-        # The row this changeout ended: the table's set of this kind removed at `now`
-        # (the service holds the table's lock, so no other changeout ended one then).
-        removed = SetInPlay.objects.filter(
-            table=table, composition=composition, removed_at=now
-        ).latest("pk")
-        done = {"removed": removed, "put_in_play": row}
-        return Response(ChangeoutDoneSerializer(done).data, status=201)
+        if row is None:  # nothing put in: the row this changeout ended, removed at `now`
+            row = SetInPlay.objects.filter(
+                table=table, composition=composition, removed_at=now
+            ).latest("pk")
+        return Response(SetInPlaySerializer(row).data, status=201)
 
     @extend_schema(request=PutInPlaySerializer, responses={201: SetInPlaySerializer})
     @action(detail=True, methods=["post"], url_path="put-in-play")

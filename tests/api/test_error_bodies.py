@@ -211,36 +211,39 @@ def test_outside_the_api_django_keeps_its_pages(ops):
 # --- a changeout answers what it recorded --------------------------------------------------
 
 
-def test_a_changeout_answers_the_set_taken_out_and_the_set_put_in(api_floor, ops):
+def test_a_changeout_answers_the_set_put_in_as_it_always_has(api_floor, ops):
+    """The schema's SetInPlay, as before: the reserve set now in play."""
     f = api_floor
-    taken_out = f.a.in_play
     body = {"composition": "three_dice", "reason": "die_lost", "note": "under the rail"}
     body["new_set"] = f.a.reserve.pk
     response = post(ops, f"{API}/tables/{f.a.play.pk}/changeout/", body)
 
     assert response.status_code == 201, response.content
     assert response["Content-Type"] == "application/json"
-    done = response.json()
-    assert set(done) == {"removed", "put_in_play"}
-    assert done["removed"]["id"] == taken_out.pk
-    assert (done["removed"]["removal_reason"], done["removed"]["removal_note"]) == (
-        "die_lost",
-        "under the rail",
-    )
-    assert done["removed"]["removed_at"] is not None
     put_in = SetInPlay.objects.get(table=f.a.play, removed_at__isnull=True)
-    assert done["put_in_play"]["id"] == put_in.pk
-    assert done["put_in_play"]["equipment_set"] == f.a.reserve.pk
+    answer = response.json()
+    assert (answer["id"], answer["equipment_set"], answer["removed_at"]) == (
+        put_in.pk,
+        f.a.reserve.pk,
+        None,
+    )
 
 
-def test_a_changeout_with_no_set_put_in_answers_the_set_taken_out_and_null(api_floor, ops):
+def test_a_changeout_with_no_set_put_in_answers_the_set_taken_out(api_floor, ops):
+    """It answered 201 with an empty body and no content type (issue 19): now the row it
+    ended, with its removal, reason and note."""
     f = api_floor
     taken_out = f.a.in_play
-    body = {"composition": "three_dice", "reason": "damaged"}
+    body = {"composition": "three_dice", "reason": "damaged", "note": "chipped"}
     response = post(ops, f"{API}/tables/{f.a.play.pk}/changeout/", body)
 
     assert response.status_code == 201, response.content
-    done = response.json()
-    assert done["put_in_play"] is None
-    assert (done["removed"]["id"], done["removed"]["removal_reason"]) == (taken_out.pk, "damaged")
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    assert (answer["id"], answer["removal_reason"], answer["removal_note"]) == (
+        taken_out.pk,
+        "damaged",
+        "chipped",
+    )
+    assert answer["removed_at"] is not None
     assert not SetInPlay.objects.filter(table=f.a.play, removed_at__isnull=True).exists()
