@@ -65,6 +65,7 @@ def either_store(request: pytest.FixtureRequest, clock: Clock):
         store.cache_clear()
         redis_store = store()
         assert isinstance(redis_store, RedisStore)
+        redis_store.begin(NOW - 3600)  # a store that has been running for an hour
         try:
             yield redis_store
         finally:
