@@ -35,7 +35,14 @@ from tests.devices.test_signed_requests import (
     post,
     table_of,
 )
-from tests.services import ROOT, manage, postgres_database, project_env, require_postgres
+from tests.services import (
+    ROOT,
+    in_ci,
+    manage,
+    postgres_database,
+    project_env,
+    require_postgres,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.integration]
 
@@ -81,7 +88,10 @@ def private_redis() -> Iterator[PrivateRedis]:
     try:
         subprocess.run(["redis-server", "--version"], capture_output=True, check=True)
     except (OSError, subprocess.CalledProcessError) as error:
-        pytest.skip(f"redis-server is not installed ({error})")
+        message = f"redis-server is not installed ({error}); install it to run this test"
+        if in_ci():
+            pytest.fail(f"CI=true and {message}", pytrace=False)
+        pytest.skip(message)
     server = PrivateRedis()
     server.start()
     try:
@@ -160,7 +170,14 @@ SETUP = """
 import json
 from tests.casino.floor_fixtures import T0
 from tests.devices.device_fixtures import register
-from tests.services import ROOT, manage, postgres_database, project_env, require_postgres
+from tests.services import (
+    ROOT,
+    in_ci,
+    manage,
+    postgres_database,
+    project_env,
+    require_postgres,
+)
 from tests.devices.test_signed_requests import table_of
 table = table_of("SB-01", "sic_bo", "standard", automated_shaker=True)
 made = [register(table, kind, now=T0) for kind in ("automated_shaker", "illumination_device")]
