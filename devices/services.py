@@ -252,7 +252,7 @@ def _store_revoke(key_id: str, *, at: float = 0.0) -> None:
         try:
             store().revoke(key_id, at)
         except StoreUnavailable as down:
-            log.error("revoked %s, but the store did not hear of it: %s", key_id, down)
+            log.error("ended %s, but the store did not hear of it: %s", key_id, down)
 
     transaction.on_commit(revoke)
 
