@@ -1,9 +1,10 @@
 """Who is calling: a signed request checked against the credential it names.
 
 Heartbeats read the credential from a per-process cache (CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS,
-a few minutes), so the fast path reads no row either; a revocation still stops them at
-once, because the store refuses a revoked key in the same call that records the heartbeat
-(devices/store.py), and an expiry after rotation is checked against the cached time.
+a few minutes), so the fast path reads no row either; a revocation, or the end of a
+rotation's grace, still stops them at once, because the store refuses an ended key in the
+same call that records the heartbeat (devices/store.py), and a Redis store that lost its
+data copies the ended keys back from the database before it takes another heartbeat.
 Reports and fault conditions, which change rounds and statuses, always read the credential
 from the database.
 """
@@ -80,16 +81,17 @@ def _load(key_id: str, now: float) -> Caller:
     )
 
 
-def request_verify(request: HttpRequest, now: float, *, cached: bool) -> tuple[Caller, str]:
-    """The caller and the request's nonce; SignatureRefused for any failed check. The nonce
-    is claimed by the caller of this function, once the rest of the request is sound."""
+def request_verify(request: HttpRequest, now: float, *, cached: bool) -> tuple[Caller, str, float]:
+    """The caller, the request's nonce and when it was signed (Unix s); SignatureRefused for
+    any failed check. The nonce is claimed by the caller of this function, once the rest of
+    the request is sound."""
     key_id, timestamp, nonce, signature = signing.headers_read(request.META)
     signing.timestamp_check(timestamp, now, settings.CASINO_DEVICE_CLOCK_SKEW_SECONDS)
     caller = caller_for(key_id, now, cached=cached)
     signing.signature_check(
         caller.secret, request.method or "", request.path, timestamp, nonce, request.body, signature
     )
-    return caller, nonce
+    return caller, nonce, float(timestamp)
 
 
 def moment(now: float) -> datetime:

@@ -58,7 +58,7 @@ def report_read(device: Device, body: Mapping[str, Any]) -> Report:
     if not info.reports:
         raise ReportRefused(403, "reports_nothing", f"{rules.a(info.label)} reports no results")
     field = FIELDS[info.reports]
-    unknown = sorted(set(body) - {"device", "table", "round", field, "_nonce"})
+    unknown = sorted(set(body) - {"device", "table", "round", field, "_nonce", "_signed_at"})
     if unknown:
         raise ReportRefused(
             400, "malformed_body", f"{rules.a(info.label)} does not report {unknown[0]}"

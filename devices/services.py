@@ -179,6 +179,7 @@ def credential_rotate(
             if old.expires_at is None or old.expires_at > ends:
                 old.expires_at = ends
                 old.save(update_fields=["expires_at"])
+                _store_revoke(old.key_id, at=ends.timestamp())
         return _issue(device, by=by, now=now)
 
 
@@ -242,15 +243,16 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
     return device
 
 
-def _store_revoke(key_id: str) -> None:
-    """Once committed, the store refuses the key's heartbeats too (web processes may hold it
-    in their credential cache)."""
+def _store_revoke(key_id: str, *, at: float = 0.0) -> None:
+    """Once committed, the store refuses the key's heartbeats too, from `at` (0: at once),
+    for web processes may hold it in their credential cache. If the store does not hear
+    of it, the watch copies it from the database within a second (devices/watch.py)."""
 
     def revoke() -> None:
         try:
-            store().revoke(key_id)
+            store().revoke(key_id, at)
         except StoreUnavailable as down:
-            log.error("revoked %s, but the store did not hear of it: %s", key_id, down)
+            log.error("ended %s, but the store did not hear of it: %s", key_id, down)
 
     transaction.on_commit(revoke)
 

@@ -19,18 +19,52 @@ from typing import Any, Protocol, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-# Refuse a revoked key; claim the nonce; only a new one writes the heartbeat, and never
-# moves a device's time back (GT). KEYS: nonce key, sorted set, revoked set. ARGV: nonce
-# lifetime (s), last-seen score, member, key id.
+# The store began at KEYS[4]'s time (written when it was first found empty, after the
+# credentials that end were copied in from the database): with no such key Redis lost its
+# data (-2, rebuild first). A credential that has ended (-1) is refused; so is a request
+# signed before the store began (-3), since a nonce it used may have been lost with the
+# rest. Then claim the nonce; only a new one writes the heartbeat, and never moves a
+# device's time back (GT). KEYS: nonce key, sorted set, ends hash, epoch key. ARGV: nonce
+# lifetime (s), last-seen score (the server's now), member, key id, signed at (Unix s).
 _CLAIM = """
-if redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 1 then return -1 end
+local epoch = redis.call('GET', KEYS[4])
+if not epoch then return -2 end
+local ends = redis.call('HGET', KEYS[3], ARGV[4])
+if ends and tonumber(ARGV[2]) >= tonumber(ends) then return -1 end
+if tonumber(ARGV[5]) < tonumber(epoch) then return -3 end
 if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
   redis.call('ZADD', KEYS[2], 'GT', ARGV[2], ARGV[3])
   return 1
 end
 return 0
+"""
+
+# The same for a request that is not a heartbeat (its credential was read from the
+# database). KEYS: nonce key, epoch key. ARGV: nonce lifetime (s), signed at (Unix s).
+_NONCE = """
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then return -2 end
+if tonumber(ARGV[2]) < tonumber(epoch) then return -3 end
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 1 end
+return 0
+"""
+
+# Record when credentials end, keeping the earlier end where one is known (a stale read
+# of the database never lengthens a credential); then, if ARGV[1] is not empty, mark the
+# store as begun at that time (NX: the first rebuild wins). KEYS: ends hash, epoch key.
+# ARGV: epoch or '', then key id, end (Unix s) pairs.
+_ENDS = """
+for i = 2, #ARGV, 2 do
+  local was = redis.call('HGET', KEYS[1], ARGV[i])
+  if not was or tonumber(ARGV[i + 1]) < tonumber(was) then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
+if ARGV[1] ~= '' then redis.call('SET', KEYS[2], ARGV[1], 'NX') end
+return 1
 """
 
 
@@ -43,6 +77,11 @@ class StoreUnavailable(Exception):
 
 class Revoked(Exception):
     """The credential was revoked: its heartbeats are refused at once, cache or not."""
+
+
+class SignedBeforeStart(Exception):
+    """The request was signed before the store began (Redis came back empty since): its
+    nonce may have been used and lost, so it is refused as a possible replay."""
 
 
 def _reached(method: F) -> F:
@@ -59,15 +98,31 @@ def _reached(method: F) -> F:
 
 
 class Store(Protocol):
-    def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        """Claim the nonce and record the heartbeat; False (nothing written) if it was used;
-        Revoked if the credential was."""
+    def heartbeat(
+        self,
+        device_id: int,
+        kind: str,
+        key_id: str,
+        nonce: str,
+        at: float,
+        signed_at: float | None = None,
+    ) -> bool:
+        """Claim the nonce and record the heartbeat at `at` (the server's now); False
+        (nothing written) if it was used; Revoked if the credential has ended;
+        SignedBeforeStart if `signed_at` is before the store began (None: the heartbeat
+        comes from no signed request, so there is nothing to replay)."""
 
-    def revoke(self, key_id: str) -> None:
-        """Refuse this credential's heartbeats from now on."""
+    def revoke(self, key_id: str, at: float = 0.0) -> None:
+        """Refuse this credential's heartbeats from `at` (Unix s; 0: from now) on."""
 
-    def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
-        """Claim a nonce for a request that is not a heartbeat; False if it was used."""
+    def ends_copy(self, ends: dict[str, float]) -> None:
+        """Record when these credentials end (the watch copies them from the database)."""
+
+    def nonce_claim(
+        self, key_id: str, nonce: str, at: float, signed_at: float | None = None
+    ) -> bool:
+        """Claim a nonce for a request that is not a heartbeat; False if it was used;
+        SignedBeforeStart if `signed_at` is before the store began."""
 
     def seen(self, kind: str) -> dict[int, float]:
         """Every device of the kind that has been heard from: id → last heartbeat (Unix s)."""
@@ -84,13 +139,52 @@ def nonce_lifetime() -> int:
     return 2 * settings.CASINO_DEVICE_CLOCK_SKEW_SECONDS + 5
 
 
+def credential_ends(since: float | None = None) -> dict[str, float]:
+    """Every credential the database says has ended or will end: key id → Unix seconds
+    (0 for revoked, or of a retired device), for a store that lost what it knew; with
+    `since`, only those revoked or ending since then (what a cache may still hold)."""
+    from devices.models import Device, DeviceCredential
+
+    if since is None:
+        ended = (
+            Q(revoked_at__isnull=False)
+            | Q(expires_at__isnull=False)
+            | Q(device__status=Device.Status.RETIRED)
+        )
+    else:
+        moment = _moment(since)
+        ended = Q(revoked_at__gte=moment) | Q(expires_at__gte=moment)
+    ends: dict[str, float] = {}
+    rows = DeviceCredential.objects.filter(ended).values_list(
+        "key_id", "revoked_at", "expires_at", "device__status"
+    )
+    for key_id, revoked_at, expires_at, status in rows:
+        if revoked_at is not None or status == Device.Status.RETIRED:
+            ends[key_id] = 0.0
+        else:
+            ends[key_id] = expires_at.timestamp()
+    return ends
+
+
 class RedisStore:
-    def __init__(self, url: str, prefix: str = "casino:devices:") -> None:
+    """Heartbeats, nonces and ended credentials in Redis, which may lose them all: the store
+    notices (its epoch key is gone), copies the ended credentials back from the database
+    and refuses requests signed before that moment (docs/deploy.md)."""
+
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "casino:devices:",
+        ends_read: Callable[[], dict[str, float]] = credential_ends,
+    ) -> None:
         import redis
 
         self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self.prefix = prefix
+        self.ends_read = ends_read
         self._claim = self.client.register_script(_CLAIM)
+        self._nonce = self.client.register_script(_NONCE)
+        self._ends = self.client.register_script(_ENDS)
 
     def _seen_key(self, kind: str) -> str:
         return f"{self.prefix}seen:{kind}"
@@ -98,35 +192,105 @@ class RedisStore:
     def _nonce_key(self, key_id: str, nonce: str) -> str:
         return f"{self.prefix}nonce:{key_id}:{nonce}"
 
+    @property
+    def ends_key(self) -> str:
+        return f"{self.prefix}ends"
+
+    @property
+    def epoch_key(self) -> str:
+        return f"{self.prefix}epoch"
+
     def _claim_args(
-        self, device_id: int, kind: str, key_id: str, nonce: str, at: float
+        self,
+        device_id: int,
+        kind: str,
+        key_id: str,
+        nonce: str,
+        at: float,
+        signed_at: float | None = None,
     ) -> dict[str, list]:
-        keys = [self._nonce_key(key_id, nonce), self._seen_key(kind), f"{self.prefix}revoked"]
-        return {"keys": keys, "args": [nonce_lifetime(), repr(at), device_id, key_id]}
+        keys = [
+            self._nonce_key(key_id, nonce),
+            self._seen_key(kind),
+            self.ends_key,
+            self.epoch_key,
+        ]
+        signed = 1e300 if signed_at is None else signed_at  # None: no request to replay
+        return {
+            "keys": keys,
+            "args": [nonce_lifetime(), repr(at), device_id, key_id, repr(float(signed))],
+        }
 
     @_reached
-    def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        claimed = self._claim(**self._claim_args(device_id, kind, key_id, nonce, at))
+    def begin(self, at: float) -> float:
+        """If Redis lost the store (no epoch), copy the ended credentials back from the
+        database and mark it begun at `at`; the epoch in force (Unix s)."""
+        epoch = self.client.get(self.epoch_key)
+        if epoch is None:
+            ends = self.ends_read()
+            pairs = [item for key_id, end in ends.items() for item in (key_id, repr(float(end)))]
+            self._ends(keys=[self.ends_key, self.epoch_key], args=[repr(float(at)), *pairs])
+            epoch = self.client.get(self.epoch_key)
+        return float(epoch)
+
+    @_reached
+    def heartbeat(
+        self,
+        device_id: int,
+        kind: str,
+        key_id: str,
+        nonce: str,
+        at: float,
+        signed_at: float | None = None,
+    ) -> bool:
+        args = self._claim_args(device_id, kind, key_id, nonce, at, signed_at)
+        claimed = self._claim(**args)
+        if claimed == -2:  # Redis came back empty: nothing is taken until it is rebuilt
+            self.begin(at)
+            claimed = self._claim(**args)
         if claimed == -1:
             raise Revoked(key_id)
+        if claimed in (-2, -3):
+            raise SignedBeforeStart(key_id)
         return bool(claimed)
 
     @_reached
     def heartbeats(self, beats: list[tuple[int, str, str, str, float]]) -> int:
         """Many heartbeats in one pipeline (the bench's fast path); how many were new."""
+        if beats:
+            self.begin(beats[0][4])
         pipe = self.client.pipeline(transaction=False)
         for beat in beats:
             self._claim(**self._claim_args(*beat), client=pipe)
         return sum(1 for r in pipe.execute() if int(r) == 1)
 
     @_reached
-    def revoke(self, key_id: str) -> None:
-        self.client.sadd(f"{self.prefix}revoked", key_id)
+    def revoke(self, key_id: str, at: float = 0.0) -> None:
+        self.ends_copy({key_id: at})
 
     @_reached
-    def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
-        key = self._nonce_key(key_id, nonce)
-        return bool(self.client.set(key, "1", nx=True, ex=nonce_lifetime()))
+    def ends_copy(self, ends: dict[str, float]) -> None:
+        """Record when these credentials end (an earlier end already known stays)."""
+        if ends:
+            pairs = [item for key_id, at in ends.items() for item in (key_id, repr(float(at)))]
+            self._ends(keys=[self.ends_key, self.epoch_key], args=["", *pairs])
+
+    @_reached
+    def nonce_claim(
+        self, key_id: str, nonce: str, at: float, signed_at: float | None = None
+    ) -> bool:
+        signed = 1e300 if signed_at is None else signed_at
+        args = {
+            "keys": [self._nonce_key(key_id, nonce), self.epoch_key],
+            "args": [nonce_lifetime(), repr(float(signed))],
+        }
+        claimed = self._nonce(**args)
+        if claimed == -2:
+            self.begin(at)
+            claimed = self._nonce(**args)
+        if claimed in (-2, -3):
+            raise SignedBeforeStart(key_id)
+        return bool(claimed)
 
     @_reached
     def seen(self, kind: str) -> dict[int, float]:
@@ -153,28 +317,41 @@ class RedisStore:
 
 
 class DatabaseStore:
-    """The embedded default: the Device row's last_seen_at, and a row per nonce."""
+    """The embedded default: the Device row's last_seen_at, and a row per nonce. It loses
+    nothing the database keeps, so it has no epoch."""
 
-    def heartbeat(self, device_id: int, kind: str, key_id: str, nonce: str, at: float) -> bool:
-        from django.db.models import Q
-
+    def heartbeat(
+        self,
+        device_id: int,
+        kind: str,
+        key_id: str,
+        nonce: str,
+        at: float,
+        signed_at: float | None = None,
+    ) -> bool:
         from devices.models import Device, DeviceCredential
 
-        if DeviceCredential.objects.filter(key_id=key_id, revoked_at__isnull=False).exists():
+        moment = _moment(at)
+        ended = Q(revoked_at__isnull=False) | Q(expires_at__lte=moment)
+        if DeviceCredential.objects.filter(ended, key_id=key_id).exists():
             raise Revoked(key_id)
         with transaction.atomic():
             if not self.nonce_claim(key_id, nonce, at):
                 return False
-            moment = _moment(at)
             Device.objects.filter(
                 Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=moment), pk=device_id
             ).update(last_seen_at=moment)
         return True
 
-    def revoke(self, key_id: str) -> None:
+    def revoke(self, key_id: str, at: float = 0.0) -> None:
         pass  # the heartbeat reads the row
 
-    def nonce_claim(self, key_id: str, nonce: str, at: float) -> bool:
+    def ends_copy(self, ends: dict[str, float]) -> None:
+        pass  # the heartbeat reads the row
+
+    def nonce_claim(
+        self, key_id: str, nonce: str, at: float, signed_at: float | None = None
+    ) -> bool:
         from devices.models import DeviceNonce
 
         try:

@@ -29,7 +29,7 @@ from devices import auth, reports
 from devices.models import Device
 from devices.services import fault_clear, fault_report
 from devices.signing import SignatureRefused
-from devices.store import Revoked, StoreUnavailable, store
+from devices.store import Revoked, SignedBeforeStart, StoreUnavailable, store
 
 log = logging.getLogger(__name__)
 clock: Callable[[], float] = time.time  # the tests set the clock
@@ -61,9 +61,9 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
         now = clock()
         try:
             cached = handler is heartbeat_handle
-            caller, nonce = auth.request_verify(request, now, cached=cached)
+            caller, nonce, signed_at = auth.request_verify(request, now, cached=cached)
             body = _body(request, caller)
-            return handler(request, caller, body | {"_nonce": nonce}, now)
+            return handler(request, caller, body | {"_nonce": nonce, "_signed_at": signed_at}, now)
         except SignatureRefused as refused:
             log.warning("device request refused: %s", refused.reason)
             return _refusal(401, "signature_refused", refused.reason)
@@ -100,19 +100,33 @@ def _body(request: HttpRequest, caller: auth.Caller) -> dict[str, Any]:
     return body
 
 
-def _claim(caller: auth.Caller, nonce: str, now: float) -> None:
-    if not store().nonce_claim(caller.key_id, nonce, now):
+BEFORE_START = (
+    "the request was signed before the heartbeat store began (it lost its data since), "
+    "so its nonce cannot be checked: sign it again"
+)
+
+
+def _claim(caller: auth.Caller, body: dict, now: float) -> None:
+    try:
+        new = store().nonce_claim(caller.key_id, body["_nonce"], now, body["_signed_at"])
+    except SignedBeforeStart:
+        raise SignatureRefused(BEFORE_START) from None
+    if not new:
         raise SignatureRefused("the nonce has been used: a replayed request")
 
 
 def heartbeat_handle(
     request: HttpRequest, caller: auth.Caller, body: dict, now: float
 ) -> HttpResponse:
-    unknown = sorted(set(body) - {"device", "_nonce"})
+    unknown = sorted(set(body) - {"device", "_nonce", "_signed_at"})
     if unknown:
         raise BadRequest(400, "malformed_body", f"{unknown[0]} is not a heartbeat field")
     try:
-        new = store().heartbeat(caller.device_id, caller.kind, caller.key_id, body["_nonce"], now)
+        new = store().heartbeat(
+            caller.device_id, caller.kind, caller.key_id, body["_nonce"], now, body["_signed_at"]
+        )
+    except SignedBeforeStart:
+        raise SignatureRefused(BEFORE_START) from None
     except Revoked:
         auth.forget(caller.key_id)
         raise SignatureRefused(
@@ -131,7 +145,7 @@ def condition_handle(
         raise BadRequest(400, "malformed_body", 'condition must be "fault" or "ok"')
     if not isinstance(detail, str) or len(detail) > 500:
         raise BadRequest(400, "malformed_body", "detail must be text of at most 500 characters")
-    _claim(caller, body["_nonce"], now)
+    _claim(caller, body, now)
     device = Device.objects.select_related("table").get(pk=caller.device_id)
     change = fault_report if condition == "fault" else fault_clear
     device = change(device, detail, now=auth.moment(now))
@@ -146,7 +160,7 @@ def report_handle(
         request_ = reports.report_read(device, body)
     except reports.ReportRefused as refused:
         raise BadRequest(refused.status, refused.error, refused.detail) from None
-    _claim(caller, body["_nonce"], now)
+    _claim(caller, body, now)
     round_ = reports.report_apply(device, request_, now=auth.moment(now))
     return JsonResponse({"round": str(round_), "status": round_.status})
 

@@ -19,7 +19,7 @@ from casino.services.errors import FloorRefused
 from devices import rules
 from devices.models import Device, DeviceEvent
 from devices.services import status_move
-from devices.store import store
+from devices.store import credential_ends, store
 
 Status = Device.Status
 Event = DeviceEvent.Kind
@@ -84,6 +84,10 @@ def devices_watch(now: datetime) -> Watched:
             except FloorRefused:
                 continue  # moved by someone else since it was read: the next pass sees it
     store().nonces_prune(moment - 2 * settings.CASINO_DEVICE_CLOCK_SKEW_SECONDS - 5)
+    # A revocation the store did not hear of (Redis was unreachable at the time) reaches
+    # it here; older ones are in no web process's credential cache any more.
+    since = moment - settings.CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS - 60
+    store().ends_copy(credential_ends(since))
     return done
 
 

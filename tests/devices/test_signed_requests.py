@@ -16,6 +16,7 @@ expected outcomes come from the documented rules, worked out by hand:
 """
 
 import json
+import pickle
 import re
 import uuid
 from datetime import timedelta
@@ -30,7 +31,8 @@ from casino.models import AuditEntry, Table
 from devices import auth, rules, signing, views
 from devices.models import Device, DeviceCredential, DeviceEvent, DeviceNonce
 from devices.services import Issued, credential_revoke, credential_rotate, device_retire
-from devices.store import RedisStore, store
+from devices.store import RedisStore, Revoked, SignedBeforeStart, store
+from devices.watch import devices_watch
 from tests.casino.floor_fixtures import T0, compliant_table, holder_get, operations
 from tests.devices.conftest import Clock
 from tests.devices.device_fixtures import fresh, register
@@ -51,25 +53,31 @@ def clock(endpoint_clock):
     return endpoint_clock
 
 
-@pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.integration)])
-def either_store(request: pytest.FixtureRequest, clock: Clock):
-    """The test once with the database store and once with Redis (a prefix of its own)."""
-    if request.param == "database":
-        yield store()
-        return
+@pytest.fixture
+def redis_store(clock: Clock):
+    """RedisStore under a prefix of the test's own, begun an hour before NOW."""
     require_redis()
     prefix = f"test:devices:{uuid.uuid4().hex}:"
     with override_settings(
         CASINO_DEVICE_STORE_URL=STORE_REDIS_URL, CASINO_DEVICE_STORE_PREFIX=prefix
     ):
         store.cache_clear()
-        redis_store = store()
-        assert isinstance(redis_store, RedisStore)
+        found = store()
+        assert isinstance(found, RedisStore)
+        found.begin(NOW - 3600)  # a store that has been running for an hour
         try:
-            yield redis_store
+            yield found
         finally:
-            redis_store.clear()
+            found.clear()
             store.cache_clear()
+
+
+@pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.integration)])
+def either_store(request: pytest.FixtureRequest, clock: Clock):
+    """The test once with the database store and once with Redis (a prefix of its own)."""
+    if request.param == "database":
+        return store()
+    return request.getfixturevalue("redis_store")
 
 
 @pytest.fixture
@@ -706,3 +714,163 @@ def test_an_unreachable_store_answers_503(client, sic_bo):
     assert_refused(
         response, 503, "store_unavailable", "the heartbeat store is unreachable", before=before
     )
+
+
+# --- Redis loses its data: the store fails closed -------------------------------------------
+
+
+def lose_data(redis_store: RedisStore) -> None:
+    """What Redis restarted empty looks like to the store: none of its keys."""
+    redis_store.clear()
+    assert list(redis_store.client.scan_iter(match=f"{redis_store.prefix}*")) == []
+
+
+@pytest.mark.integration
+def test_the_store_begins_once_and_keeps_the_earliest_end(redis_store):
+    redis_store.clear()
+    assert redis_store.begin(NOW) == NOW
+    assert redis_store.begin(NOW + 100) == NOW  # begun: a later call changes nothing
+    redis_store.revoke("dk_rotated00", NOW + 300)  # a rotation's grace ending
+    redis_store.revoke("dk_rotated00", NOW + 600)  # a stale copy never lengthens it
+    assert redis_store.client.hget(redis_store.ends_key, "dk_rotated00") == repr(NOW + 300).encode()
+    redis_store.revoke("dk_rotated00")  # revoked outright: from now
+    assert redis_store.client.hget(redis_store.ends_key, "dk_rotated00") == b"0.0"
+
+
+def test_the_store_refusals_survive_pickling():
+    for error in (SignedBeforeStart("dk_abcdefgh"), Revoked("dk_abcdefgh")):
+        again = pickle.loads(pickle.dumps(error))
+        assert (type(again), again.args) == (type(error), ("dk_abcdefgh",))
+
+
+@pytest.mark.integration
+def test_a_heartbeat_replayed_after_redis_lost_its_data_is_refused(
+    client, sic_bo, clock, redis_store
+):
+    shaker = sic_bo.shaker
+    body = {"device": shaker.device.pk}
+    captured = headers_for(shaker, HEARTBEAT, body)  # signed at NOW
+    assert post(client, HEARTBEAT, body, captured).status_code == 204
+    lose_data(redis_store)
+
+    # 5 s later, inside the 30 s window: the nonce's record is gone, but the store begins
+    # again at the server's NOW + 5 and the request was signed at NOW, before that.
+    clock.now = NOW + 5
+    response = post(client, HEARTBEAT, body, captured)
+    assert response.status_code == 401
+    assert response.json()["code"] == "signature_refused"
+    assert response.json()["detail"] == views.BEFORE_START
+    assert redis_store.client.get(redis_store.epoch_key) == repr(NOW + 5).encode()
+    assert redis_store.seen("automated_shaker") == {}  # nothing written
+
+    # The device signs again (at NOW + 6, after the store began): taken.
+    clock.now = NOW + 6
+    assert beat(client, shaker).status_code == 204
+    assert redis_store.seen("automated_shaker") == {shaker.device.pk: NOW + 6}
+
+
+@pytest.mark.integration
+def test_a_condition_replayed_after_redis_lost_its_data_is_refused(
+    client, sic_bo, clock, redis_store
+):
+    shaker = sic_bo.shaker
+    body = {"device": shaker.device.pk, "condition": "fault", "detail": "self test"}
+    captured = headers_for(shaker, CONDITION, body)
+    assert post(client, CONDITION, body, captured).status_code == 200
+    assert fresh(shaker.device).status == Device.Status.FAULTED
+    lose_data(redis_store)
+    events = DeviceEvent.objects.count()
+
+    clock.now = NOW + 29  # still inside the window
+    response = post(client, CONDITION, body, captured)
+    assert response.status_code == 401
+    assert response.json()["detail"] == views.BEFORE_START
+    assert DeviceEvent.objects.count() == events
+
+
+@pytest.mark.integration
+def test_a_revoked_key_with_a_cached_credential_is_refused_after_redis_lost_its_data(
+    client, sic_bo, clock, monotonic, redis_store, django_capture_on_commit_callbacks
+):
+    shaker = sic_bo.shaker
+    assert beat(client, shaker).status_code == 204  # its credential cached at monotonic 1000
+    with django_capture_on_commit_callbacks(execute=True):
+        credential_revoke(shaker.credential, by=operations(), now=T0 + timedelta(seconds=5))
+    lose_data(redis_store)  # the store's record of the revocation is gone
+    clock.now = NOW + 10
+    monotonic.value = 1010.0  # the cache still holds the credential as it was, unrevoked
+
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+    assert redis_store.seen("automated_shaker") == {}
+
+
+@pytest.mark.integration
+def test_a_revocation_the_store_never_heard_of_is_enforced_after_redis_lost_its_data(
+    client, sic_bo, clock, monotonic, redis_store, django_capture_on_commit_callbacks
+):
+    shaker = sic_bo.shaker
+    assert beat(client, shaker).status_code == 204
+    # The on-commit call to the store never runs: Redis was unreachable at that moment.
+    with django_capture_on_commit_callbacks(execute=False):
+        credential_revoke(shaker.credential, by=operations(), now=T0 + timedelta(seconds=5))
+    lose_data(redis_store)
+    clock.now = NOW + 10
+    monotonic.value = 1010.0
+
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+
+
+@pytest.mark.integration
+def test_the_watch_copies_a_revocation_the_store_never_heard_of(
+    client, sic_bo, clock, monotonic, redis_store, django_capture_on_commit_callbacks
+):
+    shaker = sic_bo.shaker
+    assert beat(client, shaker).status_code == 204
+    with django_capture_on_commit_callbacks(execute=False):
+        credential_revoke(shaker.credential, by=operations(), now=T0 + timedelta(seconds=5))
+    clock.now = NOW + 6
+    monotonic.value = 1006.0
+    # Redis kept its data but missed the revocation, and the cache holds the credential:
+    # the one gap, closed by the watch's next pass (every second).
+    assert beat(client, shaker).status_code == 204
+    devices_watch(T0 + timedelta(seconds=7))
+    clock.now = NOW + 7
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+
+
+def test_rotation_grace_holds_across_a_redis_loss_and_ends_even_for_a_cached_credential(
+    client, sic_bo, clock, monotonic, either_store, django_capture_on_commit_callbacks
+):
+    old = sic_bo.shaker
+    assert beat(client, old).status_code == 204  # cached before the rotation: no end known
+    rotated_at = T0 + timedelta(seconds=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        new = credential_rotate(old.device, by=operations(), now=rotated_at)
+    ends = NOW + 10 + 300  # CASINO_DEVICE_ROTATION_GRACE_SECONDS after the rotation
+    if isinstance(either_store, RedisStore):
+        lose_data(either_store)
+        either_store.begin(NOW + 20)  # back, and begun, at NOW + 20
+
+    # Inside the grace, after the loss: both secrets work.
+    clock.now = NOW + 30
+    monotonic.value = 1030.0
+    assert beat(client, old).status_code == 204
+    assert beat(client, new).status_code == 204
+    clock.now = ends - 1
+    monotonic.value = 1100.0
+    assert beat(client, old).status_code == 204
+
+    # The grace is over: the old one is refused although this process cached it before
+    # the rotation (its copy knows no end, and the cache has 300 - 100 s to go).
+    clock.now = ends
+    response = beat(client, old)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+    assert beat(client, new).status_code == 204
