@@ -54,6 +54,8 @@ def shown_name(value: str, where: str, max_length: int) -> tuple[str, list[str]]
 
     `where` names the field in each reason, e.g. "wagers[0].player".
     """
+    if len(value) > 4 * max_length:  # far past any name, even decomposed: no scan of it
+        return value, [f"{where} must be 1 to {max_length} characters"]
     hidden = hidden_code_points(value)
     reasons = [f"{where} contains {code_point_label(c)}" for c in hidden[:NAMED_AT_MOST]]
     if len(hidden) > NAMED_AT_MOST:

@@ -1,5 +1,8 @@
 """Issue 19, point 6: the one rule for names shown to people (casino/rules/text.py), pure."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from casino.rules.text import code_point_label, hidden_code_points, shown_name
@@ -92,7 +95,35 @@ def test_the_length_is_counted_on_the_name_as_kept():
     assert shown_name("x" * 65, W, 64)[1] == [f"{W} must be 1 to 64 characters"]
     # 64 code points sent, 63 kept: "e" and its accent compose into one.
     assert shown_name("x" * 62 + "e\u0301", W, 64) == ("x" * 62 + "\u00e9", [])
+    # A name of megabytes is refused by its length before any code point is looked at.
+    huge = "\u202e" * (10 * 1024 * 1024)
+    assert shown_name(huge, W, 64) == (huge, [f"{W} must be 1 to 64 characters"])
 
 
 def test_code_point_label_names_a_named_character():
     assert code_point_label("\u200d") == "U+200D ZERO WIDTH JOINER"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# Text the code itself wrote (a form's help text), never a value someone sent.
+TRUSTED_SAFE = {"{{ field.help_text|safe }}"}
+
+
+def test_no_page_turns_autoescape_off_for_a_value_sent_to_the_floor():
+    templates = [
+        p for app in ("casino", "games", "devices", "workers") for p in (ROOT / app).rglob("*.html")
+    ]
+    assert templates
+    for path in templates:
+        text = path.read_text()
+        assert "autoescape off" not in text, path
+        unsafe = set(re.findall(r"\{\{[^}]*\|\s*safe[^}]*\}\}", text)) - TRUSTED_SAFE
+        assert not unsafe, (path, unsafe)
+
+
+def test_floor_js_inserts_every_value_as_text():
+    """The live floor page draws names with textContent and text nodes, never as HTML."""
+    script = (ROOT / "casino" / "static" / "floor" / "floor.js").read_text()
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+        assert sink not in script, sink
+    assert "document.createTextNode(String(child))" in script

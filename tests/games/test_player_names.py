@@ -138,3 +138,26 @@ def test_a_refusal_naming_a_code_point_survives_pickling():
         reasons,
         "Wagers at CR-01 round 1 refused: wagers[0].player contains U+202E RIGHT-TO-LEFT OVERRIDE",
     )
+
+
+def test_a_name_that_looks_like_markup_is_taken_and_every_admin_page_escapes_it(
+    ops_client,  # noqa: F811
+):
+    """ "<" and "&" are visible characters: the name is taken, and shown as text."""
+    name = "<img src=x onerror=alert(1)>"
+    round_ = round_at("sic_bo")
+    wagers_place(
+        round_, [{"player": name, "kind": "small", "amount": "10"}], by=operations(), now=T0
+    )
+    result_enter(round_, "throw", [1, 2, 3], by=operations(), now=timezone.now())
+    assert settle(Round.objects.get(pk=round_.pk), now=timezone.now()) == "settled"
+    escaped = "&lt;img src=x onerror=alert(1)&gt;"
+    entry_id = LedgerLine.objects.filter(player=name).first().entry_id
+    for path in (
+        f"/admin/games/round/{round_.pk}/change/",  # its wagers and ledger lines
+        f"/admin/games/ledgerentry/{entry_id}/change/",
+    ):
+        response = ops_client.get(path)
+        html = response.content.decode()
+        assert response.status_code == 200 and escaped in html, path
+        assert name not in html, path
