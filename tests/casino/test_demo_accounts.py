@@ -47,6 +47,16 @@ def test_demo_signs_in_in_development_and_not_in_production(demo_loaded, client,
         assert "_auth_user_id" not in client.session
 
 
+def test_a_demo_account_given_a_new_password_is_still_refused_in_production(demo_loaded, settings):
+    """Someone changed demo-ops' password: the account is still the demo's, by its name."""
+    ops = User.objects.get(username=OPS_USERNAME)
+    ops.set_password("a-password-nobody-published-9")
+    ops.save()
+    assert authenticate(username=OPS_USERNAME, password="a-password-nobody-published-9")
+    settings.PRODUCTION = True
+    assert authenticate(username=OPS_USERNAME, password="a-password-nobody-published-9") is None
+
+
 def test_a_session_opened_before_production_is_refused_at_its_next_request(
     demo_loaded, client, settings
 ):
