@@ -39,6 +39,24 @@ def test_a_name_with_a_bidi_override_is_a_422_naming_field_and_code_point():
     assert written(play.table) == before
 
 
+@pytest.mark.parametrize(
+    ("player", "reason"),
+    [
+        ("p\x00", "wagers[0].player contains U+0000 (a control character)"),
+        ("p\ud800", "wagers[0].player contains U+D800 (a lone surrogate)"),
+    ],
+)
+def test_what_postgresql_cannot_store_is_a_400_naming_it_not_a_server_error(player, reason):
+    """Refused by the parser, before the write's record (a jsonb column) is claimed."""
+    play = craps_table()
+    round_id = play.round_open()
+    before = written(play.table)
+    body = {"wagers": [{"player": player, "kind": "pass", "amount": "10"}]}
+    refused = post_json(play.client, f"{API}/rounds/{round_id}/wagers/", body, key=new_key())
+    assert error_of(refused, 400, "parse_error")["reasons"] == [f"JSON parse error - {reason}"]
+    assert written(play.table) == before
+
+
 def test_one_hidden_name_refuses_the_whole_list():
     play = craps_table()
     round_id = play.round_open()
@@ -161,3 +179,25 @@ def test_a_name_that_looks_like_markup_is_taken_and_every_admin_page_escapes_it(
         html = response.content.decode()
         assert response.status_code == 200 and escaped in html, path
         assert name not in html, path
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (rb'{"a": [1, {"b\u0000": 2}]}', "a name in a[1] contains U+0000 (a control character)"),
+        (rb'{"a": {"b": ["x", "\udfff"]}}', "a.b[1] contains U+DFFF (a lone surrogate)"),
+        (rb'"\u0000"', "the body contains U+0000 (a control character)"),
+    ],
+)
+def test_the_parser_names_where_an_unstorable_string_is(body, problem):
+    from io import BytesIO
+
+    from rest_framework.exceptions import ParseError
+
+    from casino.api.parsers import StrictJSONParser
+
+    with pytest.raises(ParseError) as refused:
+        StrictJSONParser().parse(BytesIO(body))
+    assert str(refused.value.detail) == f"JSON parse error - {problem}"
+    # A visible escape (\u00e9 is "é") parses as before.
+    assert StrictJSONParser().parse(BytesIO(rb'{"p": "Zo\u00eb"}')) == {"p": "Zo\u00eb"}
