@@ -28,10 +28,11 @@ suspended and TD-02 closed: none of them is wagered at.
 
 The server: `gunicorn casino.wsgi --config deploy/gunicorn.conf.py` (sync workers, its access
 log on), WEB_CONCURRENCY=`--workers` (the file's own default, CPUs x 2 + 1), with
-DJANGO_ENV=production (what deploy/ runs: DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS=127.0.0.1,
-DATABASE_URL, CELERY_BROKER_URL set) and DJANGO_SECURE_SSL_REDIRECT=false (plain http, no
-load balancer in front). No Celery worker: a result's settlement request is a row, and its
-publish to Redis (on commit) is real.
+DJANGO_ENV=production (what deploy/ runs: DJANGO_SECRET_KEY, CASINO_DEVICE_KEY,
+DJANGO_ALLOWED_HOSTS=127.0.0.1, DATABASE_URL, CELERY_BROKER_URL set) and
+DJANGO_SECURE_SSL_REDIRECT=false (plain http, no load balancer in front). No Celery
+worker: a result's settlement request is a row, and its publish to Redis (on commit) is
+real.
 
 Timed: first every worker is warmed (2 x workers clients send each endpoint for a second or
 `--warmup`, not reported: each worker's imports and connection). Then for each count in
@@ -1035,6 +1036,7 @@ def main() -> None:
             CASINO_DATA_DIR=str(data_dir),
             DJANGO_DEBUG="false",
             DJANGO_SECRET_KEY=secrets.token_urlsafe(50),  # the same in gunicorn and here
+            CASINO_DEVICE_KEY=secrets.token_urlsafe(50),
             CASINO_LOG_LEVEL="WARNING",  # not a line per refused request or changeout
         )
         django_ready(env)

@@ -6,7 +6,8 @@ days after the last one, so a load does this:
 
 1. Refuses in production (DemoRefused): the logins below have a published password.
 2. Creates the logins that are missing: `demo` (superuser), `demo-ops` (group
-   operations) and `demo-compliance` (group compliance), all with DEMO_PASSWORD.
+   operations) and `demo-compliance` (group compliance), all with DEMO_PASSWORD
+   (casino/demo_accounts.py names them; production refuses them wherever found).
 3. The first time only (the demo holder has no Rules Submission yet), builds the floor
    through the services, so the audit trail and the compliance report are real. Times
    are placed before `now` (the last ten days):
@@ -42,6 +43,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.audit import acting_as
+from casino.demo_accounts import (
+    COMPLIANCE_USERNAME,
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    INTEGRATOR_USERNAME,
+    OPS_USERNAME,
+    REGULATOR_USERNAME,
+)
 from casino.models import (
     CertificateHolder,
     EquipmentSet,
@@ -78,12 +87,6 @@ from casino.services.submissions import (
 log = logging.getLogger(__name__)
 
 DEMO_HOLDER = "Keystone Demo Casino"
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-floor"
-OPS_USERNAME = "demo-ops"
-COMPLIANCE_USERNAME = "demo-compliance"
-INTEGRATOR_USERNAME = "demo-integrator"
-REGULATOR_USERNAME = "demo-regulator"
 DEMO_STAFF = {
     OPS_USERNAME: "operations",
     COMPLIANCE_USERNAME: "compliance",

@@ -1,6 +1,7 @@
 """Reading settings from the environment: typed, with the variable named in every error."""
 
 import os
+from collections.abc import Mapping
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -59,3 +60,48 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+# Committed in casino/settings.py for development: public, so never a production key.
+DEVELOPMENT_SECRET_KEY = "development-only-key-never-used-in-production"
+# Django's own advice (check W009) and what `secrets.token_urlsafe(50)` gives at least.
+MIN_KEY_LENGTH = 50
+
+
+def production_refusals(environ: Mapping[str, str]) -> list[str]:
+    """Each unsafe or missing setting of DJANGO_ENV=production, one line each (none: safe).
+
+    Never echoes a key: the message lands in logs.
+    """
+    required = ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL")
+    problems = [f"{name} is not set" for name in required if not environ.get(name)]
+    if not environ.get("CASINO_DEVICE_KEY"):
+        # Else device secrets derive from DJANGO_SECRET_KEY: rotating it re-keys every
+        # device, and one leaked key gives both.
+        problems.append("CASINO_DEVICE_KEY is not set (device secrets derive from it)")
+    for name in ("DJANGO_SECRET_KEY", "CASINO_DEVICE_KEY"):
+        key = environ.get(name, "")
+        if key == DEVELOPMENT_SECRET_KEY:
+            problems.append(f"{name} is the development key committed in casino/settings.py")
+        elif key and len(key) < MIN_KEY_LENGTH:
+            problems.append(
+                f"{name} has {len(key)} characters; {MIN_KEY_LENGTH} or more are required"
+            )
+    device_key = environ.get("CASINO_DEVICE_KEY")
+    if device_key and device_key == environ.get("DJANGO_SECRET_KEY"):
+        problems.append("CASINO_DEVICE_KEY is DJANGO_SECRET_KEY: give each its own key")
+    debug = environ.get("DJANGO_DEBUG", "").strip().lower()
+    if debug in _TRUE:
+        problems.append(
+            f"DJANGO_DEBUG={environ['DJANGO_DEBUG']!r}: debug pages show settings and code"
+        )
+    hosts = [h.strip() for h in environ.get("DJANGO_ALLOWED_HOSTS", "").split(",")]
+    # Django's only wildcard is "*"; "*.example.com" matches nothing and means a "*" was
+    # intended. A leading dot (".example.com") names one domain and is allowed.
+    wild = [h for h in hosts if "*" in h]
+    if wild:
+        problems.append(
+            f"DJANGO_ALLOWED_HOSTS has the wildcard {', '.join(map(repr, wild))}: "
+            "name each host (a leading dot allows one domain's subdomains)"
+        )
+    return problems

@@ -4,19 +4,29 @@ Two profiles, chosen by DJANGO_ENV:
 - ``development`` (the default): an SQLite file and kombu's filesystem broker under
   CASINO_DATA_DIR (default ./var), so a fresh clone runs a real worker with no server.
 - ``production``: refuses to start without DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS,
-  DATABASE_URL and CELERY_BROKER_URL, and passes ``manage.py check --deploy`` clean.
+  DATABASE_URL, CELERY_BROKER_URL and CASINO_DEVICE_KEY, or with an unsafe one (a short
+  or committed key, DEBUG on, a wildcard host), and passes ``manage.py check --deploy``.
 
 DATABASE_URL (postgres://...) and CELERY_BROKER_URL (redis://...) switch either
 profile to PostgreSQL and Redis. docs/architecture.md lists every variable.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from casino.env import env_bool, env_int, env_json, env_list, env_str
+from casino.env import (
+    DEVELOPMENT_SECRET_KEY,
+    env_bool,
+    env_int,
+    env_json,
+    env_list,
+    env_str,
+    production_refusals,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,27 +35,18 @@ if DJANGO_ENV not in ("development", "production"):
     raise ImproperlyConfigured(f"DJANGO_ENV={DJANGO_ENV!r}: expected development or production")
 PRODUCTION = DJANGO_ENV == "production"
 
-if PRODUCTION:
-    _missing = [
-        name
-        for name in (
-            "DJANGO_SECRET_KEY",
-            "DJANGO_ALLOWED_HOSTS",
-            "DATABASE_URL",
-            "CELERY_BROKER_URL",
-        )
-        if not env_str(name)
-    ]
-    if _missing:
-        raise ImproperlyConfigured(
-            "DJANGO_ENV=production refuses to start without: " + ", ".join(_missing)
-        )
+# Refused at start, all problems in one message (casino/env.py, docs/deploy.md).
+if PRODUCTION and (_refusals := production_refusals(os.environ)):
+    raise ImproperlyConfigured(
+        "DJANGO_ENV=production refuses to start:\n"
+        + "\n".join(f"- {problem}" for problem in _refusals)
+    )
 
 # Where the embedded default keeps its SQLite file, broker messages and beat schedule.
 DATA_DIR = Path(env_str("CASINO_DATA_DIR", str(BASE_DIR / "var"))).resolve()
 
 # A development key is fine on a developer's machine and refused in production above.
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "development-only-key-never-used-in-production")
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])

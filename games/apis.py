@@ -75,7 +75,12 @@ class RoundOpenSerializer(serializers.Serializer):
 class WagerInSerializer(serializers.Serializer):
     """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
 
-    player = serializers.CharField(max_length=64)
+    player = serializers.CharField(
+        max_length=64,
+        help_text="Shown to people: no control, format (bidi, zero-width), private-use or "
+        "separator code point, no space at either end or other than U+0020 (refused, 422, "
+        "naming the code point); kept in Unicode NFC.",
+    )
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
     amount = serializers.DecimalField(
         max_digits=14, decimal_places=2, help_text='A decimal string, e.g. "25.00".'

@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from casino.demo_accounts import demo_account_refused
 from casino.models import ApiToken
 from casino.models.api import TOKEN_PREFIX, key_hash
 
@@ -51,6 +52,8 @@ def token_user(key: str) -> tuple[Any, ApiToken]:
         raise exceptions.AuthenticationFailed("the token was revoked")
     if not token.user.is_active:
         raise exceptions.AuthenticationFailed("the token's user is inactive")
+    if demo_account_refused(token.user):
+        raise exceptions.AuthenticationFailed("a demo account: refused in production")
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

@@ -3,7 +3,9 @@ or from one address, each within CASINO_SIGN_IN_WINDOW_SECONDS of the last, ever
 try is refused until that long after the last failure, whatever the password. The counts
 live in the shared cache, so every web process on every machine sees them.
 
-The admin's sign-in form says so plainly; the backend refuses on any other path.
+The admin's sign-in form says so plainly; the backend refuses on any other path. In
+production it also refuses the demo's accounts and its published password
+(casino/demo_accounts.py).
 """
 
 from typing import Any
@@ -17,6 +19,8 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.http import HttpRequest
+
+from casino.demo_accounts import demo_account_refused, demo_password_refused
 
 
 def _keys(username: str | None, request: HttpRequest | None) -> list[str]:
@@ -65,7 +69,13 @@ class ThrottledBackend(ModelBackend):
         """The user, or None; PermissionDenied while sign-ins are throttled."""
         if sign_in_locked(username, request):
             raise PermissionDenied("too many failed sign-ins")
+        if demo_password_refused(kwargs.get("password")):
+            return None  # a failure like any other: counted, and the form says so
         return super().authenticate(request, username=username, **kwargs)
+
+    def user_can_authenticate(self, user: Any) -> bool:
+        """Active, and in production not a demo account (asked at sign-in and each request)."""
+        return super().user_can_authenticate(user) and not demo_account_refused(user)
 
 
 class ThrottledSignInForm(AdminAuthenticationForm):

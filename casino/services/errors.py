@@ -18,6 +18,11 @@ class FloorRefused(Exception):
         self.reasons = list(reasons)
         super().__init__(f"{action} refused: " + "; ".join(self.reasons))
 
+    def __reduce__(self) -> tuple[type["FloorRefused"], tuple[str, list[str]]]:
+        # Raised in a worker, it crosses a process boundary: pickle the arguments, not
+        # the message (Exception's default would call __init__ with the message alone).
+        return (type(self), (self.action, self.reasons))
+
 
 def permission_check(user: object, permission: str, action: str) -> None:
     """PermissionDenied unless `user` holds `permission` (app_label.codename)."""

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from casino.audit import audit_created
+from casino.rules.text import shown_name
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.models import LedgerEntry, LedgerLine, Round, RoundEvent, Wager
 
@@ -168,6 +169,10 @@ def adjustment_post(
             reasons.append(f"lines[{index}]: {account!r} is not an account: {Account.values}")
         if (account == Account.PLAYER) != bool(player):
             reasons.append(f"lines[{index}]: a player line, and only a player line, names one")
+        elif player:
+            # The same names as the wagers': nothing hidden (casino/rules/text.py).
+            player, refused = shown_name(str(player), f"lines[{index}].player", 64)
+            reasons += refused
         if not amount.is_finite() or amount == 0 or amount != amount.quantize(Decimal("0.01")):
             reasons.append(f"lines[{index}]: {amount} is not a non-zero amount in cents")
         parsed.append((account, player, amount))

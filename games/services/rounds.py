@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from casino.models import Table
+from casino.rules.text import shown_name
 from casino.services.errors import FloorRefused, permission_check
 from casino.services.floor import round_start_check, table_options_in_force, table_suspend_by_rule
 from devices import gates as device_gates
@@ -31,6 +32,7 @@ from games.services.outbox import requests_send
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
 WAGER_FIELDS = frozenset({"player", "kind", "amount", "on", "seat", "position"})
+PLAYER_MAX_LENGTH = 64  # Wager.player's and LedgerLine.player's max_length
 Source = RoundEvent.Source
 
 
@@ -194,8 +196,12 @@ def _wager_row(round_: Round, wager: object, ref: str, index: int, now: datetime
         raise FloorRefused(action, [f"{where}.{unknown[0]} is not a wager field"])
     for name in ("player", "kind"):
         value = wager.get(name)
-        if not isinstance(value, str) or not value or len(value) > 64:
+        if not isinstance(value, str) or not value or len(value) > PLAYER_MAX_LENGTH:
             raise FloorRefused(action, [f"{where}.{name} must be a non-empty string"])
+    # Shown on every page and report: no hidden code points (casino/rules/text.py).
+    player, refusals = shown_name(str(wager["player"]), f"{where}.player", PLAYER_MAX_LENGTH)
+    if refusals:
+        raise FloorRefused(action, refusals)
     try:
         amount = parse_amount(wager.get("amount"), f"{where}.amount")
     except MalformedInput as error:
@@ -205,7 +211,7 @@ def _wager_row(round_: Round, wager: object, ref: str, index: int, now: datetime
         round=round_,
         table_id=round_.table_id,
         ref=ref,
-        player=str(wager["player"]),
+        player=player,
         kind=str(wager["kind"]),
         amount=amount,
         extra=extra,
@@ -241,6 +247,12 @@ def round_event(
             )
             raise FloorRefused(action, [f"{why}; the wagering events are: {allowed}"])
         _wagering_check(round_, action)
+        if isinstance(payload, Mapping) and isinstance(payload.get("player"), str):
+            # A name in an event (Pai Gow's bank) is shown like a wager's.
+            player, refusals = shown_name(payload["player"], f"{event}.player", PLAYER_MAX_LENGTH)
+            if refusals:
+                raise FloorRefused(action, refusals)
+            payload = {**payload, "player": player}
         _event_record(round_, event, payload, action, by=by, now=now, source=source)
         return round_
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from casino.env import production_refusals
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k7Qm2vXr9Lp4Wn8Zt3Hc6Jd1Fb5Gs0Ye-Ua8Ri2Oe7Tw4Yq9Pz3Xv6Mn1Bc5Dl0Kj"
 
@@ -29,6 +31,7 @@ def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
     env = {
         "DJANGO_ENV": "production",
         "DJANGO_SECRET_KEY": GOOD_KEY,
+        "CASINO_DEVICE_KEY": GOOD_KEY[::-1],
         "DJANGO_ALLOWED_HOSTS": "floor.example.com",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
@@ -45,13 +48,81 @@ def test_production_profile_passes_check_deploy_with_no_warnings(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL"]
+    "missing",
+    [
+        "DJANGO_SECRET_KEY",
+        "DJANGO_ALLOWED_HOSTS",
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "CASINO_DEVICE_KEY",
+    ],
 )
 def test_production_profile_refuses_to_start_without(tmp_path, missing):
     done = manage("check", **production_env(tmp_path, **{missing: ""}))
     assert done.returncode != 0
-    assert "DJANGO_ENV=production refuses to start without" in done.stderr
-    assert missing in done.stderr
+    assert "DJANGO_ENV=production refuses to start:" in done.stderr
+    assert f"- {missing} is not set" in done.stderr
+
+
+def test_production_refuses_every_unsafe_setting_in_one_message(tmp_path):
+    """The issue's scenario: the committed key, DEBUG on, "*", no device key, all at once."""
+    done = manage(
+        "check",
+        **production_env(
+            tmp_path,
+            DJANGO_SECRET_KEY="development-only-key-never-used-in-production",
+            DJANGO_DEBUG="true",
+            DJANGO_ALLOWED_HOSTS="floor.example.com,*",
+            CASINO_DEVICE_KEY="",
+        ),
+    )
+    assert done.returncode != 0
+    message = done.stderr[done.stderr.index("ImproperlyConfigured: ") :].splitlines()
+    assert message == [
+        "ImproperlyConfigured: DJANGO_ENV=production refuses to start:",
+        "- CASINO_DEVICE_KEY is not set (device secrets derive from it)",
+        "- DJANGO_SECRET_KEY is the development key committed in casino/settings.py",
+        "- DJANGO_DEBUG='true': debug pages show settings and code",
+        "- DJANGO_ALLOWED_HOSTS has the wildcard '*': name each host (a leading dot allows "
+        "one domain's subdomains)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "problem"),
+    [
+        # 49 characters: one short of the 50 required.
+        ({"DJANGO_SECRET_KEY": "x" * 49}, "DJANGO_SECRET_KEY has 49 characters; 50 or more"),
+        ({"CASINO_DEVICE_KEY": "y" * 20}, "CASINO_DEVICE_KEY has 20 characters; 50 or more"),
+        (
+            {"CASINO_DEVICE_KEY": "development-only-key-never-used-in-production"},
+            "CASINO_DEVICE_KEY is the development key committed in casino/settings.py",
+        ),
+        ({"CASINO_DEVICE_KEY": GOOD_KEY}, "CASINO_DEVICE_KEY is DJANGO_SECRET_KEY"),
+        ({"DJANGO_DEBUG": "1"}, "DJANGO_DEBUG='1'"),
+        ({"DJANGO_ALLOWED_HOSTS": "*.example.com"}, "DJANGO_ALLOWED_HOSTS has the wildcard '*.ex"),
+    ],
+)
+def test_production_refusals_name_the_setting(overrides, problem, tmp_path):
+    env = production_env(tmp_path, **overrides)
+    refusals = production_refusals(env)
+    assert len(refusals) == 1 and refusals[0].startswith(problem), refusals
+
+
+def test_production_refusals_accept_a_safe_environment_and_never_echo_a_key(tmp_path):
+    assert production_refusals(production_env(tmp_path)) == []
+    assert production_refusals(production_env(tmp_path, DJANGO_DEBUG="false")) == []
+    # A leading dot names one domain's subdomains: bounded, so allowed.
+    assert production_refusals(production_env(tmp_path, DJANGO_ALLOWED_HOSTS=".ex.com")) == []
+    short = "s3cret-but-short"
+    assert short not in "".join(production_refusals(production_env(tmp_path, **{
+        "DJANGO_SECRET_KEY": short, "CASINO_DEVICE_KEY": short,
+    })))  # fmt: skip
+
+
+def test_a_50_character_key_is_enough(tmp_path):
+    env = production_env(tmp_path, DJANGO_SECRET_KEY="a" * 50, CASINO_DEVICE_KEY="b" * 50)
+    assert production_refusals(env) == []
 
 
 def test_unknown_profile_is_refused_by_name(tmp_path):
