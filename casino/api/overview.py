@@ -24,7 +24,8 @@ FLOOR_RESPONSE = OpenApiResponse(
         "CASINO_SETTLEMENT_MAX_SENDS times, or was not sent again long after the sweep "
         "should have): `round` {id, number}, `request_id`, `status` (failed, "
         "too_many_sends, not_sent_again), `status_display`, `kind` (refused, integrity, "
-        "services, other, too_many_sends, not_sent_again), `error`, `since`, `last_failed_at`, `failures`, `sends`, "
+        "services, other, too_many_sends, not_sent_again), `error`, `since`, "
+        "`last_failed_at`, `failures`, `sends`, "
         "`guidance` (what the operator does) and `admin_url`."
     ),
 )
@@ -44,7 +45,8 @@ class FloorView(APIView):
 
 
 class ParSheetView(APIView):
-    """A game's PAR sheet under the engine's default options: every wager's house edge."""
+    """A game's PAR sheet under the engine's default options: every wager's house edge,
+    read as stored with the code (games/par_sheets/), never computed in the request."""
 
     read_permission = "casino.view_rulessubmission"
 
