@@ -8,6 +8,9 @@ every sheet comes from) raises, so a request that computed would fail, not just 
 
 import json
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -195,3 +198,19 @@ def test_the_deploy_command_fills_every_version_past_draft_once(capsys):
     assert draft.par_sheets == {}  # a draft's come at submission
     call_command("par_sheets_fill")
     assert capsys.readouterr().out.startswith("PAR sheets stored for 0 of 0 ")
+
+
+def test_the_bench_runs_quick_and_prints_every_game():
+    """bench/par_reads.py --quick, as the suite runs it (figures printed, not asserted)."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "par_reads.py"
+    out = subprocess.run(
+        [sys.executable, str(bench), "--quick", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    print(out)
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:]}
+    assert sorted(rows) == sorted(ENGINE_MODULES)
+    assert rows["pai_gow"][0] == "-" and float(rows["sic_bo"][2]) > 0
