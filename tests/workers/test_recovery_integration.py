@@ -20,9 +20,11 @@ import time
 from contextlib import ExitStack
 from datetime import UTC, datetime
 
+import psycopg
 import pytest
+from psycopg import sql
 
-from tests.services import require
+from tests.services import POSTGRES_URL, require
 from tests.workers import test_settlement_integration
 from tests.workers.test_settlement_integration import (
     beat_start,
@@ -173,3 +175,65 @@ def test_every_round_settles_within_15_s_of_a_worker_killed_or_redis_lost(demo_f
         assert sorted(after_loss) == second, "a round in flight at the loss never settled"
         assert max(after_kill.values()) <= WITHIN, after_kill
         assert max(after_loss.values(), default=0) <= WITHIN, after_loss
+
+
+def database_restart(url: str, down: float) -> None:
+    """What a PostgreSQL restart does to this test's database, without touching the shared
+    server: every connection to it ends ("terminating connection due to administrator
+    command", as `pg_ctl restart -m immediate` ends them) and none is accepted for `down`
+    seconds."""
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS false").format(sql.Identifier(name))
+        )
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+        time.sleep(down)
+        admin.execute(
+            sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS true").format(sql.Identifier(name))
+        )
+
+
+def test_the_dealer_and_the_workers_ride_out_a_database_restart(demo_floor, tmp_path):
+    """The demo dealer (`play_rounds`) crashed on a PostgreSQL restart and left a round half
+    dealt; now it waits for the database and finishes that round, the workers retry, and
+    every round is settled once."""
+    with floor(demo_floor, tmp_path) as (stack, url, env):
+        env = {**env, "CASINO_SETTLEMENT_STUCK_SECONDS": "10"}
+        worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
+        worker_start(stack, env, worker_log, "settle-db", concurrency=2)
+        beat = beat_start(stack, env, beat_log)
+        beat_sweeps_check(beat_log, worker_log, beat)
+        out = tmp_path / "play_rounds.out"
+        player = spawn(
+            stack,
+            [
+                sys.executable, "manage.py", "play_rounds", "--rounds", "20", "--json",
+                "--timeout", "240", "--seed", "5",
+            ],
+            env,
+            out,
+        )  # fmt: skip
+        wait_until(lambda: settled_count(url) >= 15, 90, "first rounds settled", out, player)
+        down_at = datetime.now(UTC)
+        database_restart(url, down=3)
+        back_at = datetime.now(UTC)
+        assert player.wait(timeout=240) == 0, tail(out)
+        report = json.loads(out.read_text().strip().splitlines()[-1])
+        counts = books_check(url, env)
+        in_flight = latencies(url, down_at, back_at)
+        print(
+            f"\ndatabase down 3 s mid-burst: the dealer waited "
+            f"{out.read_text().count('database unavailable')} times, finished "
+            f"{report['finished_after_database_loss']} half dealt; the {len(in_flight)} rounds"
+            f" in flight settled at most {max(in_flight.values(), default=0):.1f} s after the"
+            f" database went down (the workers' retries back off up to 30 s);"
+            f" {counts['rounds']} rounds, {counts['wagers']} wagers, 0 lost, 0 paid twice"
+        )
+        assert report["pending"] == [] and report["played"] == counts["rounds"]
+        assert set(report["tables"].values()) == {20}
+        assert "database unavailable" in out.read_text()
