@@ -21,7 +21,7 @@ from casino.services import par as par_service
 from casino.services.submissions import submission_draft, submission_submit
 from games.par import DEFAULTS_DIR, default_document, par_document
 from games.rules.registry import ENGINE_MODULES
-from tests.api.conftest import API, error_of, operations_user, session
+from tests.api.conftest import API, compliance_user, error_of, operations_user, session
 from tests.casino.floor_fixtures import T0, holder_get
 from workers.tasks import par_sheets_fill_task
 
@@ -214,3 +214,16 @@ def test_the_bench_runs_quick_and_prints_every_game():
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:]}
     assert sorted(rows) == sorted(ENGINE_MODULES)
     assert rows["pai_gow"][0] == "-" and float(rows["sic_bo"][2]) > 0
+
+
+def test_the_admin_page_of_a_version_without_sheets_asks_a_worker_and_computes_nothing(
+    forbid_computing, sent
+):
+    submission = without_sheets(submitted())
+    forbid_computing()
+    client = session(compliance_user())
+    page = client.get(f"/admin/casino/rulessubmission/{submission.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "The house edges are being computed by a worker; reload the page in a few" in html
+    assert sent == [("casino.par_sheets_fill", [submission.pk])]
