@@ -148,7 +148,7 @@ def private_redis(tmp_path) -> Iterator[str]:
 def test_the_queue_length_is_read_from_redis_and_is_0_after_redis_loses_its_data(
     private_redis, monkeypatch
 ):
-    app = Celery("casino-test", broker=private_redis)
+    app = Celery("casino-test", broker=private_redis, set_as_current=False)
     app.conf.update(
         task_queues=django_settings.CELERY_TASK_QUEUES,
         task_routes=django_settings.CELERY_TASK_ROUTES,
@@ -169,7 +169,7 @@ def test_the_queue_length_is_read_from_redis_and_is_0_after_redis_loses_its_data
 
 
 def test_the_sweep_on_an_empty_redis_queue_sends_a_lost_request_again(private_redis, monkeypatch):
-    app = Celery("casino-test", broker=private_redis)
+    app = Celery("casino-test", broker=private_redis, set_as_current=False)
     app.conf.update(
         task_queues=django_settings.CELERY_TASK_QUEUES,
         task_routes=django_settings.CELERY_TASK_ROUTES,
