@@ -63,6 +63,7 @@ def test_a_round_half_dealt_when_the_database_went_away_is_finished(game, monkey
     # Opened and wagered; the result failed twice, then the dealer finished the same round.
     assert calls == [round_.pk] * 3
     assert err.count(f"database unavailable ({LOST}); trying again in ") == 2
+    assert err.splitlines()[-1].startswith("database back after ")  # floor.py shows it
     assert report["played"] == 1 and report["finished_after_database_loss"] == [round_.label]
     assert round_.status == Round.Status.RESULT_ENTERED  # the workers settle it
     assert round_.wagers.count() > 0

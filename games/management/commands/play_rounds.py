@@ -122,10 +122,12 @@ class Command(BaseCommand):
 
     def _retrying(self, action: Callable[[], T], deadline: float) -> T:
         """`action`, tried again with backoff while the database is away, until `deadline`."""
+        lost_at = None
         for attempt in range(1_000_000):
             try:
-                return action()
+                done = action()
             except RETRY_ON as error:
+                lost_at = lost_at or time.monotonic()
                 # A broken connection is not used again: the next try opens a new one.
                 for connection in connections.all():
                     connection.close_if_unusable_or_obsolete()
@@ -136,6 +138,10 @@ class Command(BaseCommand):
                     ) from None
                 self.stderr.write(f"database unavailable ({error}); trying again in {wait:g} s")
                 time.sleep(wait)
+                continue
+            if lost_at is not None:
+                self.stderr.write(f"database back after {time.monotonic() - lost_at:.1f} s")
+            return done
         raise AssertionError("unreachable")
 
     @staticmethod
