@@ -122,8 +122,8 @@ class Command(BaseCommand):
 
     def _retrying(self, action: Callable[[], T], deadline: float) -> T:
         """`action`, tried again with backoff while the database is away, until `deadline`."""
-        lost_at = None
-        for attempt in range(1_000_000):
+        lost_at, attempt = None, 0
+        while True:
             try:
                 done = action()
             except RETRY_ON as error:
@@ -132,6 +132,7 @@ class Command(BaseCommand):
                 for connection in connections.all():
                     connection.close_if_unusable_or_obsolete()
                 wait = BACKOFF[min(attempt, len(BACKOFF) - 1)]
+                attempt += 1
                 if time.monotonic() + wait > deadline:
                     raise CommandError(
                         f"the database did not come back before --timeout: {error}"
@@ -142,7 +143,6 @@ class Command(BaseCommand):
             if lost_at is not None:
                 self.stderr.write(f"database back after {time.monotonic() - lost_at:.1f} s")
             return done
-        raise AssertionError("unreachable")
 
     @staticmethod
     def _pending(ids: list[int]) -> list[str]:
