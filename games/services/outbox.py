@@ -69,6 +69,7 @@ def settlement_queue_length() -> int | None:
     (down, or a transport without lengths): then only the stuck threshold applies."""
     try:
         with current_app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1)  # a sweep never hangs on a dead broker
             # Not passive: a Redis that lost everything has lost the queue's binding too,
             # and a passive declare would refuse; declaring creates no message.
             declared = connection.default_channel.queue_declare(queue=SETTLE_QUEUE)
