@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Q
 
 from games.models import SettlementRequest
@@ -93,14 +94,21 @@ def sweep_cut(now: datetime, stuck_after: float | None = None) -> datetime:
 def requests_sweep(now: datetime, stuck_after: float | None = None, batch: int = 500) -> int:
     """Send again every unsettled request last sent before `sweep_cut` (stuck, or its
     message lost), but none that failed or was sent CASINO_SETTLEMENT_MAX_SENDS times:
-    those are alerts, not a loop."""
+    those are alerts, not a loop. A request a worker is settling right now (its row
+    locked) is passed by: it needs no message, and a send would count against it."""
     before = sweep_cut(now, stuck_after)
-    stuck = list(
-        SettlementRequest.objects.filter(settled_at__isnull=True, failures=0)
-        .filter(sends__lt=max_sends())
-        .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=before))
-        .order_by("id")
-        .values_list("id", flat=True)[:batch]
-    )
-    requests_resend(stuck, now)
+    with transaction.atomic():
+        stuck = list(
+            SettlementRequest.objects.select_for_update(skip_locked=True)
+            .filter(settled_at__isnull=True, failures=0)
+            .filter(sends__lt=max_sends())
+            .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=before))
+            .order_by("id")
+            .values_list("id", flat=True)[:batch]
+        )
+        if stuck:
+            SettlementRequest.objects.filter(pk__in=stuck).update(sent_at=now, sends=F("sends") + 1)
+    # Published once the rows are released: a worker handed one at once must not find it
+    # locked by the sweep ("busy").
+    requests_send(stuck)
     return len(stuck)
