@@ -270,8 +270,13 @@ CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 # A broker that is down fails a publish in about a second; the outbox sweep sends later.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.3}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-# A settlement request not settled this many seconds after it was last sent is sent again.
-CASINO_SETTLEMENT_STUCK_SECONDS = env_int("CASINO_SETTLEMENT_STUCK_SECONDS", 30)
+# A settlement request not settled this many seconds after it was last sent is sent again
+# (safe at any time: settling is idempotent under the request's row lock). With the sweep
+# every 2 s, a round whose message was lost is sent again within 12 s (issue 19).
+CASINO_SETTLEMENT_STUCK_SECONDS = env_int("CASINO_SETTLEMENT_STUCK_SECONDS", 10)
+# When the settlement queue is empty, a pending request last sent this long ago has lost
+# its message (Redis lost its data, or a killed worker holds it): sent again at once.
+CASINO_SETTLEMENT_LOST_SECONDS = env_int("CASINO_SETTLEMENT_LOST_SECONDS", 3)
 # A request sent this many times without settling is an alert at its table (the floor
 # page, the admin), no longer sent again by the sweep: a person looks (issue 18).
 CASINO_SETTLEMENT_MAX_SENDS = env_int("CASINO_SETTLEMENT_MAX_SENDS", 10)
@@ -297,7 +302,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "settlement-sweep": {
         "task": "monitoring.settlement_sweep",
-        "schedule": env_int("CASINO_SETTLEMENT_SWEEP_SECONDS", 5),
+        "schedule": env_int("CASINO_SETTLEMENT_SWEEP_SECONDS", 2),
     },
     "equipment-schedule-check": {
         "task": "monitoring.equipment_schedule_check",

@@ -172,30 +172,38 @@ def _throw_football(round_: Round, rng: random.Random, by: Any, now: datetime) -
 
 
 def _throw_high_roll(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
-    faces = _dice(rng, int(round_.options.get("dice", 10)))
-    round_ = result_enter(round_, "throw", faces, by=by, now=now)
+    thrown = round_.events.filter(event="throw").order_by("seq").first()  # half dealt
+    if thrown is not None:
+        faces = list(thrown.payload)
+    else:
+        faces = _dice(rng, int(round_.options.get("dice", 10)))
+        round_ = result_enter(round_, "throw", faces, by=by, now=now)
     if round_.status == Round.Status.CLOSED:  # someone bought an Extra Roll (§ 675a.4(g))
         rethrown = read_first_roll(faces).rethrown
         result_enter(round_, "extra_roll", _dice(rng, rethrown), by=by, now=now)
 
 
 def _deal_pai_gow(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
-    tiles = [str(tile) for tile, count in TILE_SET.items() for _ in range(count)]
-    rng.shuffle(tiles)
-    stacks = [tiles[i : i + 4] for i in range(0, 32, 4)]
-    generator = device_of(round_.table, "pai_gow_rng")
-    if generator is not None and generator.status == generator.Status.ACTIVE:
-        generator_number_post(round_, rng.randint(1, 36), by=generator, now=now)
-        result_enter(round_, "deal", {"stacks": stacks}, by=by, now=now)
-    else:
-        result_enter(round_, "deal", {"stacks": stacks, "dice": _dice(rng, 3)}, by=by, now=now)
+    # Each step once: a round left half dealt (round_finish) goes on from the step it reached.
+    done = {p.event for p in in_play(round_).played}
+    if "deal" not in done:
+        tiles = [str(tile) for tile, count in TILE_SET.items() for _ in range(count)]
+        rng.shuffle(tiles)
+        stacks = [tiles[i : i + 4] for i in range(0, 32, 4)]
+        generator = device_of(round_.table, "pai_gow_rng")
+        if generator is not None and generator.status == generator.Status.ACTIVE:
+            generator_number_post(round_, rng.randint(1, 36), by=generator, now=now)
+            result_enter(round_, "deal", {"stacks": stacks}, by=by, now=now)
+        else:
+            dealt = {"stacks": stacks, "dice": _dice(rng, 3)}
+            result_enter(round_, "deal", dealt, by=by, now=now)
     played = in_play(round_).played
     hands = next(p.outcome.extra["hands"] for p in played if p.event == "deal")
     settings = {}
     for wager in round_.wagers.all():
         setting = house_way([parse_tile(t) for t in hands[str(wager.extra["position"])]])
         settings[wager.ref] = {"high": tiles_text(setting.high), "low": tiles_text(setting.low)}
-    if settings:
+    if settings and "set" not in done:
         result_enter(round_, "set", settings, by=by, now=now)
     result_enter(round_, "reveal", True, by=by, now=now)
 
@@ -207,3 +215,13 @@ RESULTS: dict[str, Callable[[Round, random.Random, Any, datetime], None]] = {
     "craps": _throw_craps,
     "pai_gow": _deal_pai_gow,
 }
+
+
+def round_finish(round_: Round, rng: random.Random, *, by: Any, now: datetime) -> Round:
+    """Finish a round its dealer left half dealt (the database went away mid-round): its
+    result entered over the wagers it holds, so the workers settle it and its table plays
+    on; nothing is left for a person to finish."""
+    round_ = Round.objects.get(pk=round_.pk)
+    if round_.status in (Round.Status.OPEN, Round.Status.CLOSED):
+        RESULTS[round_.game](round_, rng, by, now)
+    return Round.objects.get(pk=round_.pk)

@@ -1,9 +1,14 @@
 """Exact PAR sheets: every wager's outcome probabilities and house edge.
 
     python -m games.par GAME [--option NAME=VALUE ...] [--json]
+    python -m games.par --write-defaults
 
 Rational arithmetic throughout (enumeration or absorbing Markov chains, never
 simulation); see ../shared/SCENARIOS.md, "PAR sheets".
+
+Each game's sheet under its engine's default options is stored in games/par_sheets/
+(``--write-defaults`` writes them; a test fails when one differs from what the engine
+computes), so a web request reads it and never computes: Pai Gow's takes seconds.
 """
 
 import argparse
@@ -11,11 +16,14 @@ import json
 import sys
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import cache
+from pathlib import Path
 
 from games.rules.core import MalformedInput, ParRecord
 from games.rules.registry import ENGINE_MODULES, engine_get
 
 FORMAT = 1
+DEFAULTS_DIR = Path(__file__).with_name("par_sheets")
 
 
 def fraction_text(value: Fraction) -> str:
@@ -44,6 +52,42 @@ def par_document(game: str, raw_options: dict[str, object]) -> dict[str, object]
         "options": engine.describe_options(options),
         "wagers": [_record(r) for r in engine.par_sheet(options)],
     }
+
+
+def default_path(game: str) -> Path:
+    """Where the sheet of `game` under its engine's default options is stored."""
+    if not isinstance(game, str) or game not in ENGINE_MODULES:
+        known = ", ".join(sorted(ENGINE_MODULES))
+        raise MalformedInput("game", f"unknown game {game!r}; known: {known}")
+    return DEFAULTS_DIR / f"{game}.json"
+
+
+@cache
+def default_document(game: str) -> dict[str, object]:
+    """The stored sheet of `game` under its engine's default options: read, not computed.
+
+    Callers must not change it (it is shared). A missing file is a broken build: say so.
+    """
+    path = default_path(game)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path} is missing: run `python -m games.par --write-defaults`"
+        ) from None
+
+
+def defaults_write(games: list[str] | None = None) -> list[Path]:
+    """Compute and store the default sheet of each game (all by default)."""
+    written = []
+    DEFAULTS_DIR.mkdir(exist_ok=True)
+    for game in games or sorted(ENGINE_MODULES):
+        path = default_path(game)
+        text = json.dumps(par_document(game, {}), indent=1, ensure_ascii=False) + "\n"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    default_document.cache_clear()
+    return written
 
 
 def _record(record: ParRecord) -> dict[str, object]:
@@ -98,10 +142,22 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     """Print a game's PAR sheet; exit 2 with a one-line error on bad arguments."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     parser = argparse.ArgumentParser(prog="python -m games.par", description=__doc__)
-    parser.add_argument("game", help=f"one of: {', '.join(sorted(ENGINE_MODULES))}")
+    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(sorted(ENGINE_MODULES))}")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--json", action="store_true", help="print the JSON document")
+    parser.add_argument(
+        "--write-defaults",
+        action="store_true",
+        help="store every game's sheet under its default options in games/par_sheets/",
+    )
     args = parser.parse_args(argv)
+    if args.write_defaults:
+        for path in defaults_write():
+            stdout.write(f"wrote {path}\n")
+        return 0
+    if args.game is None:
+        print("error: name a game, or --write-defaults", file=stderr)
+        return 2
     try:
         document = par_document(args.game, parse_option_args(args.option))
     except MalformedInput as error:

@@ -6,6 +6,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
+from casino.services.par import submission_par_fill
 from games.models import SettlementRequest
 from workers import services
 
@@ -103,6 +104,22 @@ def settlement_sweep_task() -> int:
     from games.services.outbox import requests_sweep
 
     return requests_sweep(timezone.now())
+
+
+# --- PAR sheets -----------------------------------------------------------------------------
+
+
+@shared_task(
+    name="casino.par_sheets_fill",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=120,
+    soft_time_limit=100,
+)
+def par_sheets_fill_task(submission_id: int) -> bool:
+    """Store the PAR sheets of a version that has none (the API asked: it never computes)."""
+    return submission_par_fill(submission_id)
 
 
 # --- devices --------------------------------------------------------------------------------

@@ -29,9 +29,9 @@ from casino.admin.common import (
     service_call,
 )
 from casino.admin.forms import RejectForm, RulesSubmissionForm, SubmissionApproveForm
-from casino.models import RulesSubmission
+from casino.models import Lifecycle, RulesSubmission
 from casino.rules.equipment import IN_DATE
-from casino.services.par import option_house_edges, submission_par_sheets
+from casino.services.par import option_house_edges, submission_par_request
 from casino.services.submissions import (
     submission_approve,
     submission_draft,
@@ -53,12 +53,16 @@ def percent(edge: object) -> str:
 
 
 def par_sheets_of(submission: RulesSubmission) -> tuple[dict[str, Any], str]:
-    """The PAR sheets to show, and where they come from; a draft's are computed now."""
+    """The PAR sheets to show, and where they come from. Only stored ones: a page never
+    computes them (Pai Gow's take seconds); a draft's are computed when it is submitted."""
     if submission.par_sheets:
         return submission.par_sheets, "computed when it was submitted"
     if submission.refusals():
         return {}, ""
-    return submission_par_sheets(submission), "computed now from the draft's options"
+    if submission.status == Lifecycle.DRAFT:
+        return {}, "computed when it is submitted"
+    submission_par_request(submission.pk)
+    return {}, "being computed by a worker; reload the page in a few seconds"
 
 
 def par_sheets_html(submission: RulesSubmission) -> str:
@@ -80,7 +84,7 @@ def par_sheets_html(submission: RulesSubmission) -> str:
         rendered.append({"key": key, "title": sheet["title"], "options": options, "wagers": wagers})
     return render_to_string(
         "admin/casino/par_sheets.html",
-        {"sheets": rendered, "source": source, "refused": not sheets, "negative": negative},
+        {"sheets": rendered, "source": source, "refused": not source, "negative": negative},
     )
 
 

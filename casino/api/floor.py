@@ -23,6 +23,7 @@ from casino.models import (
     CertificateHolder,
     EquipmentSet,
     Layout,
+    Lifecycle,
     RulesSubmission,
     SetInPlay,
     Table,
@@ -30,10 +31,11 @@ from casino.models import (
 from casino.reports import report_rows, table_day_report
 from casino.rules.equipment import REASONS
 from casino.services import equipment, floor, layouts, submissions
-from casino.services.par import submission_par_sheets
+from casino.services.par import submission_par_request
 
 # Ids in paths are at most 18 digits: a longer one is no row of ours (404), never a 500.
 ID = r"[0-9]{1,18}"
+PAR_RETRY_SECONDS = 10  # a worker computes the slowest sheet (Pai Gow) in about 5 s
 
 
 class ScopedViewSet(viewsets.GenericViewSet):
@@ -317,9 +319,28 @@ class RulesSubmissionViewSet(ReadOnly):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])
     def par(self, request: Request, pk: str) -> Response:
-        """The PAR sheets of the submission: the house edge of every wager it offers."""
+        """The PAR sheets of the submission: the house edge of every wager it offers,
+        stored when it was submitted (a draft has none yet: 409; a version stored before
+        sheets were kept is being computed by a worker: 503 with Retry-After)."""
         submission = self.get_object()
-        return Response(submission.par_sheets or submission_par_sheets(submission))
+        if submission.par_sheets:
+            return Response(submission.par_sheets)
+        if submission.status == Lifecycle.DRAFT:
+            detail = (
+                f"{submission} is a draft: its PAR sheets are computed when it is submitted "
+                f"(POST /api/v1/rules-submissions/{submission.pk}/submit/)"
+            )
+            raise ApiError(409, "par_not_computed", detail)
+        # Computing here would hold a web worker for seconds (Pai Gow): a worker does it.
+        submission_par_request(submission.pk)
+        error = ApiError(
+            503,
+            "par_being_computed",
+            f"the PAR sheets of {submission} are being computed; ask again in "
+            f"{PAR_RETRY_SECONDS} seconds",
+        )
+        error.wait = PAR_RETRY_SECONDS
+        raise error
 
 
 class LayoutSerializer(serializers.ModelSerializer):

@@ -45,7 +45,8 @@ class FloorView(APIView):
 
 
 class ParSheetView(APIView):
-    """A game's PAR sheet under the engine's default options: every wager's house edge."""
+    """A game's PAR sheet under the engine's default options: every wager's house edge,
+    read as stored with the code (games/par_sheets/), never computed in the request."""
 
     read_permission = "casino.view_rulessubmission"
 

@@ -81,11 +81,18 @@ def _stuck(now: datetime) -> Q:
     return Q(sent_at__isnull=True) | Q(sent_at__lt=stuck_before(now))
 
 
+# "Not sent again" means beat is not running: never sooner than a minute, so a short
+# threshold (10 s, issue 19) or beat restarting does not raise it.
+UNSENT_AT_LEAST = timedelta(seconds=60)
+
+
 def unsent_before(now: datetime) -> datetime:
     """A pending request last sent before this moment should have been sent again by the
-    sweep twice over (every CASINO_SETTLEMENT_STUCK_SECONDS, looking every sweep period)."""
+    sweep twice over (every CASINO_SETTLEMENT_STUCK_SECONDS, looking every sweep period),
+    and a minute at least has passed."""
     sweep = settings.CELERY_BEAT_SCHEDULE.get("settlement-sweep", {}).get("schedule", 0)
-    return now - 2 * timedelta(seconds=settings.CASINO_SETTLEMENT_STUCK_SECONDS + sweep)
+    twice = 2 * timedelta(seconds=settings.CASINO_SETTLEMENT_STUCK_SECONDS + sweep)
+    return now - max(twice, UNSENT_AT_LEAST)
 
 
 def _last_send(request: SettlementRequest) -> datetime:

@@ -529,9 +529,14 @@ def test_the_submission_page_shows_each_options_house_edge_beside_it(
         by=operations(),
         now=recently(),
     )
-    page = compliance_client.get(f"/admin/casino/rulessubmission/{draft.pk}/change/")
-    html = page.content.decode()
-    assert "Computed now from the draft&#x27;s options." in html
+    # A draft's page computes nothing (Pai Gow's sheet takes seconds, issue 19 point 4).
+    url = f"/admin/casino/rulessubmission/{draft.pk}/change/"
+    html = compliance_client.get(url).content.decode()
+    assert "The house edges are computed when it is submitted." in html
+    assert "buy:4" not in html
+    submission_submit(draft, by=operations(), now=recently())
+    html = compliance_client.get(url).content.decode()
+    assert "Computed when it was submitted." in html
     # buy_lay sets the Buy Bets' edges: 5% on the 4 and 10 -> 1/60 (§ 623a.7 vig).
     assert "buy:4 1.667%" in html
     # The full wager list: the Pass Line's 7/495.

@@ -103,7 +103,8 @@ def test_long_running_processes_restart_and_wait_for_the_release():
         "redis": {"condition": "service_healthy"},
     }
     assert command_of(release) == (
-        "python manage.py migrate --noinput && python manage.py collectstatic --noinput"
+        "python manage.py migrate --noinput && python manage.py par_sheets_fill && "
+        "python manage.py collectstatic --noinput"
     )
 
 

@@ -5,22 +5,33 @@
 Round-robin over the tables: a table's next round opens once the workers have settled
 its last (its game state carries into the next). Exits 1 if rounds are still unsettled
 after --timeout seconds.
+
+The database may go away (a PostgreSQL restart): the dealer waits for it with backoff
+and, when it is back, finishes the round it left half dealt (its result entered over the
+wagers it holds), so nothing is left for a person. It gives up, naming the database,
+only at --timeout.
 """
 
 import json
 import random
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import InterfaceError, OperationalError, connections
 from django.utils import timezone
 
 from casino.models import Table
 from casino.services.errors import FloorRefused
 from casino.services.floor import round_start_refusals
-from games.demo_rounds import round_play
+from games.demo_rounds import round_finish, round_play
 from games.models import Round
+
+T = TypeVar("T")
+RETRY_ON = (OperationalError, InterfaceError)  # the database went away, or its connection
+BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds between tries, the last repeated
 
 
 class Command(BaseCommand):
@@ -50,33 +61,34 @@ class Command(BaseCommand):
             raise CommandError("no open table may start a round")
         played: dict[str, list[int]] = {t.number: [] for t in tables}
         deadline = time.monotonic() + options["timeout"]
+        self.finished: list[
+            str
+        ] = []  # rounds left half dealt, finished when the database came back
         while time.monotonic() < deadline:
             waiting = False
             for table in tables:
                 if len(played[table.number]) >= options["rounds"]:
                     continue
-                if table.rounds.filter(status__in=Round.IN_PROGRESS).exists():
-                    waiting = True  # the workers have not settled its last round yet
-                    continue
-                try:
-                    round_ = round_play(table, rng, by=by, now=timezone.now())
-                except FloorRefused as refused:
-                    raise CommandError(str(refused)) from None
-                played[table.number].append(round_.pk)
-                waiting = True
+                step = self._retrying(
+                    lambda t=table: self._table_step(t, played[t.number], rng, by), deadline
+                )
+                waiting = waiting or step
             if not waiting:
                 break
             time.sleep(0.05)
         ids = [pk for pks in played.values() for pk in pks]
         if not options["no_wait"]:
-            while time.monotonic() < deadline and self._pending(ids):
+            while time.monotonic() < deadline and self._retrying(
+                lambda: self._pending(ids), deadline
+            ):
                 time.sleep(0.1)
-        pending = self._pending(ids)
+        pending = self._retrying(lambda: self._pending(ids), deadline)
         report = {
             "played": len(ids),
             "settled": len(ids) - len(pending),
             "pending": pending,
             "tables": {number: len(pks) for number, pks in played.items()},
+            "finished_after_database_loss": self.finished,
         }
         if options["json"]:
             self.stdout.write(json.dumps(report))
@@ -89,6 +101,48 @@ class Command(BaseCommand):
         short = any(len(p) < options["rounds"] for p in played.values())
         if (pending and not options["no_wait"]) or (short and not options["no_wait"]):
             raise SystemExit(1)
+
+    def _table_step(self, table: Table, played: list[int], rng: random.Random, by: Any) -> bool:
+        """Play the table's next round, or finish the one it left half dealt; False if it
+        waits for nothing. A round whose result is entered waits for the workers."""
+        current = table.rounds.filter(status__in=Round.IN_PROGRESS).order_by("-number").first()
+        try:
+            if current is None:
+                played.append(round_play(table, rng, by=by, now=timezone.now()).pk)
+            elif current.status != Round.Status.RESULT_ENTERED and current.opened_by_id == by.pk:
+                # Half dealt by this dealer (this run, or one that lost the database before
+                # it); a round a person is dealing is theirs to finish: the table waits.
+                round_finish(current, rng, by=by, now=timezone.now())
+                self.finished.append(current.label)
+                if current.pk not in played:
+                    played.append(current.pk)
+        except FloorRefused as refused:
+            raise CommandError(str(refused)) from None
+        return True
+
+    def _retrying(self, action: Callable[[], T], deadline: float) -> T:
+        """`action`, tried again with backoff while the database is away, until `deadline`."""
+        lost_at, attempt = None, 0
+        while True:
+            try:
+                done = action()
+            except RETRY_ON as error:
+                lost_at = lost_at or time.monotonic()
+                # A broken connection is not used again: the next try opens a new one.
+                for connection in connections.all():
+                    connection.close_if_unusable_or_obsolete()
+                wait = BACKOFF[min(attempt, len(BACKOFF) - 1)]
+                attempt += 1
+                if time.monotonic() + wait > deadline:
+                    raise CommandError(
+                        f"the database did not come back before --timeout: {error}"
+                    ) from None
+                self.stderr.write(f"database unavailable ({error}); trying again in {wait:g} s")
+                time.sleep(wait)
+                continue
+            if lost_at is not None:
+                self.stderr.write(f"database back after {time.monotonic() - lost_at:.1f} s")
+            return done
 
     @staticmethod
     def _pending(ids: list[int]) -> list[str]:
