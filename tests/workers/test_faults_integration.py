@@ -1,0 +1,248 @@
+"""The faults of issue 19 still missing from the integration suite (point 7).
+
+- A real PostgreSQL restart under load: a private cluster (initdb into a temporary
+  folder), the demo floor restored into it, a worker, beat and the demo dealer
+  (`play_rounds`) against it, then `pg_ctl restart -m immediate` mid-burst.
+- Two beats at once (separate schedule files), as an operator who starts a second by
+  mistake would: both send the settlement sweep; no round is settled twice.
+
+Afterwards the dealer has finished (exit 0), every round is settled exactly once, no
+ledger key is posted twice and the books balance (`books_check`); the figures are printed.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.services import redis_database, require
+from tests.workers import test_settlement_integration
+from tests.workers.test_settlement_integration import (
+    SETTLE_RESULTS,
+    beat_sweeps_check,
+    books_check,
+    floor,
+    floor_env,
+    free_port,
+    query,
+    scalar,
+    settlement_results,
+    spawn,
+    tail,
+    wait_until,
+    worker_start,
+)
+
+pytestmark = pytest.mark.integration
+
+demo_floor = test_settlement_integration.demo_floor  # the module's fixture, shared
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+TWICE = "SELECT key FROM games_ledgerentry GROUP BY key HAVING count(*) > 1"
+
+
+def settled_count(url: str) -> int:
+    return scalar(url, "SELECT count(*) FROM games_round WHERE status = 'settled'")
+
+
+def dealer(stack, env: dict[str, str], out: Path, rounds: int, seed: int) -> subprocess.Popen:
+    """The demo dealer, `play_rounds`, in the background; its JSON report ends `out`."""
+    return spawn(
+        stack,
+        [
+            sys.executable, "manage.py", "play_rounds", "--rounds", str(rounds), "--json",
+            "--timeout", "240", "--seed", str(seed),
+        ],
+        env,
+        out,
+    )  # fmt: skip
+
+
+# --- a private PostgreSQL cluster ---------------------------------------------------------------
+
+
+def pg_binary(name: str) -> str:
+    """A PostgreSQL server program (initdb, pg_ctl, ...), or FileNotFoundError."""
+    for candidate in (PG_BIN / name, shutil.which(name)):
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    raise FileNotFoundError(f"no {name} in {PG_BIN} or on PATH")
+
+
+def as_cluster_owner(argv: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: under root, run it as the postgres user."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *argv]
+    return argv
+
+
+def pg_ctl(data: Path, *args: str, log: Path) -> None:
+    """`pg_ctl` on our cluster, the server's output to `log` (a server started with our
+    pipes as its output would keep them open, and us waiting)."""
+    with log.open("ab") as out:
+        done = subprocess.run(
+            as_cluster_owner([pg_binary("pg_ctl"), "-D", str(data), "-w", "-t", "50", *args]),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=60,
+        )
+    assert done.returncode == 0, f"pg_ctl {' '.join(args)} exited {done.returncode}:\n{tail(log)}"
+
+
+@contextmanager
+def private_postgres() -> Iterator[tuple[Path, int, Path]]:
+    """(data folder, port, log) of our own PostgreSQL cluster, trust auth on 127.0.0.1 and
+    a socket in its folder; stopped and removed after. In /tmp, not tmp_path: the postgres
+    user must reach it, and a socket path must stay short."""
+    root = Path(tempfile.mkdtemp(prefix="casino-pg-"))
+    data, log, port = root / "data", root / "postgres.log", free_port()
+    ctl_log = root / "pg_ctl.log"
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+    try:
+        subprocess.run(
+            as_cluster_owner(
+                [
+                    pg_binary("initdb"),
+                    "-D",
+                    str(data),
+                    "-U",
+                    "postgres",
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        pg_ctl(data, "-o", options, "-l", str(log), "start", log=ctl_log)
+        try:
+            yield data, port, log
+        finally:
+            pg_ctl(data, "-m", "immediate", "stop", log=ctl_log)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def restore_into(source_url: str, target_url: str, dump: Path) -> None:
+    """The source database (the demo floor) copied into the target: pg_dump, pg_restore."""
+    subprocess.run(
+        [pg_binary("pg_dump"), "-Fc", "-f", str(dump), "-d", source_url], check=True, timeout=120
+    )
+    subprocess.run(
+        [pg_binary("pg_restore"), "--no-owner", "-d", target_url, str(dump)],
+        check=True,
+        timeout=120,
+    )
+
+
+def test_the_floor_rides_out_a_real_postgresql_restart_mid_burst(demo_floor, tmp_path):
+    require("initdb (PostgreSQL server)", lambda: pg_binary("initdb"), "install postgresql-15")
+    with private_postgres() as (data, port, pg_log), redis_database() as broker:
+        admin = f"postgres://postgres@127.0.0.1:{port}/postgres"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("CREATE DATABASE casino")
+        url = f"postgres://postgres@127.0.0.1:{port}/casino"
+        restore_into(demo_floor, url, tmp_path / "floor.dump")
+        env = {**floor_env(url, broker, tmp_path), "CASINO_SETTLEMENT_STUCK_SECONDS": "10"}
+        with ExitStack() as stack:
+            worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
+            worker_start(stack, env, worker_log, "settle-pg", concurrency=2)
+            beat = beat_start_with(stack, env, beat_log, tmp_path / "beat-schedule")
+            beat_sweeps_check(beat_log, worker_log, beat)
+            out = tmp_path / "play_rounds.out"
+            player = dealer(stack, env, out, rounds=20, seed=7)
+            wait_until(lambda: settled_count(url) >= 15, 90, "first rounds settled", out, player)
+            before = scalar(url, "SELECT count(*) FROM games_round")
+            restarted_at = datetime.now(UTC)
+            started = time.monotonic()
+            pg_ctl(data, "-m", "immediate", "-l", str(pg_log), "restart", log=pg_log)
+            down = time.monotonic() - started
+            assert player.poll() is None, "play_rounds ended before the restart"
+            assert player.wait(timeout=240) == 0, tail(out)
+            report = json.loads(out.read_text().strip().splitlines()[-1])
+            counts = books_check(url, env)  # every round settled once, the books balance
+            twice = query(url, TWICE)
+            last = scalar(url, "SELECT max(settled_at) FROM games_settlementrequest")
+            crash = "database system was not properly shut down" in pg_log.read_text()
+        print(
+            f"\nPostgreSQL restarted -m immediate after {before} rounds "
+            f"(back in {down:.1f} s, crash recovery: {crash}); the dealer waited "
+            f"{out.read_text().count('database unavailable')} times and finished "
+            f"{report['finished_after_database_loss']} half dealt; last settlement "
+            f"{(last - restarted_at).total_seconds():.1f} s after the restart; "
+            f"{counts['rounds']} rounds, {counts['wagers']} wagers, "
+            f"{counts['resolutions']} resolutions, 0 lost, 0 paid twice"
+        )
+        assert crash, "the restart was not an immediate (crash) stop"
+        assert twice == []
+        assert report["pending"] == [] and report["played"] == counts["rounds"] > before
+        assert set(report["tables"].values()) == {20}
+
+
+# --- two beats ----------------------------------------------------------------------------------
+
+SENDING = re.compile(r"Sending due task settlement-sweep")
+
+
+def beat_start_with(
+    stack, env: dict[str, str], log: Path, schedule: Path, pidfile: Path | None = None
+) -> subprocess.Popen:
+    """``celery beat`` with its own schedule file (and pid file): two can run at once."""
+    argv = [sys.executable, "-m", "celery", "-A", "casino", "beat", "-l", "INFO"]
+    argv += ["-s", str(schedule), "--pidfile", str(pidfile or schedule.with_suffix(".pid"))]
+    beat = spawn(stack, argv, env, log)
+    wait_until(lambda: b"beat: Starting" in log.read_bytes(), 60, "beat started", log, beat)
+    return beat
+
+
+def test_two_beats_at_once_settle_every_round_once(demo_floor, tmp_path):
+    with floor(demo_floor, tmp_path) as (stack, url, env):
+        logs = [tmp_path / "worker-a.log", tmp_path / "worker-b.log"]
+        for log, name in zip(logs, ("two-beats-a", "two-beats-b"), strict=True):
+            worker_start(stack, env, log, name, concurrency=1)
+        beat_logs = [tmp_path / "beat-1.log", tmp_path / "beat-2.log"]
+        beats = [
+            beat_start_with(stack, env, log, tmp_path / f"schedule-{n}")
+            for n, log in enumerate(beat_logs, 1)
+        ]
+        for log, beat in zip(beat_logs, beats, strict=True):
+            beat_sweeps_check(log, logs[0], beat)
+        out = tmp_path / "play_rounds.out"
+        player = dealer(stack, env, out, rounds=10, seed=2)
+        assert player.wait(timeout=240) == 0, tail(out)
+        report = json.loads(out.read_text().strip().splitlines()[-1])
+        assert all(beat.poll() is None for beat in beats), "a beat stopped"
+        sent = [len(SENDING.findall(log.read_text())) for log in beat_logs]
+        counts = books_check(url, env)
+        results = settlement_results(*logs)
+        twice = query(url, TWICE)
+        sends = Counter(s for (s,) in query(url, "SELECT sends FROM games_settlementrequest"))
+    tally = Counter(r for _, r in results)
+    print(
+        f"\ntwo beats: {sent[0]} and {sent[1]} settlement sweeps sent; {counts['rounds']} "
+        f"rounds, {counts['wagers']} wagers; worker results {dict(tally)}; "
+        f"requests by sends {dict(sorted(sends.items()))}; 0 lost, 0 paid twice"
+    )
+    assert all(n >= 2 for n in sent), sent  # both beats really ran the schedule
+    assert report["pending"] == [] and report["played"] == counts["rounds"]
+    assert set(report["tables"].values()) == {10}
+    assert {r for _, r in results} <= SETTLE_RESULTS, results
+    assert tally["settled"] == counts["rounds"]  # each round settled by exactly one task
+    assert all(settlement_results(log) for log in logs)  # both workers took part
+    assert twice == []
