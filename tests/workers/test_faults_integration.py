@@ -5,7 +5,8 @@
   (`play_rounds`) against it, then `pg_ctl stop -m immediate` (a crash: recovery on
   start), 3 s down, `pg_ctl start`, mid-burst.
 - Two beats at once (separate schedule files), as an operator who starts a second by
-  mistake would: both send the settlement sweep; no round is settled twice.
+  mistake would: both send the settlement sweep, both sweeps re-send the rounds whose
+  messages were lost, and no round is settled twice.
 
 Afterwards the dealer has finished (exit 0), every round is settled exactly once, no
 ledger key is posted twice and the books balance (`books_check`); the figures are printed.
@@ -37,11 +38,14 @@ from tests.workers.test_settlement_integration import (
     floor,
     floor_env,
     free_port,
+    play_rounds,
     query,
     scalar,
     settlement_results,
     spawn,
     tail,
+    unheard,
+    unsettled_requests,
     wait_until,
     worker_start,
 )
@@ -233,6 +237,10 @@ def test_two_beats_at_once_settle_every_round_once(demo_floor, tmp_path):
         ]
         for log, beat in zip(beat_logs, beats, strict=True):
             beat_sweeps_check(log, logs[0], beat)
+        # First a round per table whose message is lost: both beats' sweeps send it again.
+        lost = play_rounds(unheard(env, tmp_path), "--rounds", "1", "--no-wait", "--seed", "1")
+        assert len(unsettled_requests(url)) == lost["played"] >= 7
+        wait_until(lambda: not unsettled_requests(url), 60, "the lost rounds resent", logs[0])
         out = tmp_path / "play_rounds.out"
         player = dealer(stack, env, out, rounds=10, seed=2)
         assert player.wait(timeout=240) == 0, tail(out)
@@ -250,8 +258,10 @@ def test_two_beats_at_once_settle_every_round_once(demo_floor, tmp_path):
         f"requests by sends {dict(sorted(sends.items()))}; 0 lost, 0 paid twice"
     )
     assert all(n >= 2 for n in sent), sent  # both beats really ran the schedule
-    assert report["pending"] == [] and report["played"] == counts["rounds"]
+    assert report["pending"] == []
     assert set(report["tables"].values()) == {10}
+    assert counts["rounds"] == report["played"] + lost["played"]
+    assert sum(n for sends_, n in sends.items() if sends_ > 1) >= lost["played"]
     assert {r for _, r in results} <= SETTLE_RESULTS, results
     assert tally["settled"] == counts["rounds"]  # each round settled by exactly one task
     assert all(settlement_results(log) for log in logs)  # both workers took part
