@@ -1,15 +1,17 @@
-"""The production refusals against a real gunicorn (issue 19, points 2 and 7).
+"""The production refusals against a real gunicorn (issue 19, points 2, 3 and 7).
 
 `gunicorn casino.wsgi` under DJANGO_ENV=production with the committed development key,
 DEBUG on, a "*" host and no CASINO_DEVICE_KEY: its worker cannot load the application,
 the master exits non-zero, and stderr carries the one message naming each unsafe
 setting. With safe settings the same command serves /health/ (which touches neither the
-database nor the broker, so none is needed here).
+database nor the broker, so none is needed here) and answers a 10 MB body the JSON 413.
 """
 
+import json
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -101,6 +103,22 @@ def test_gunicorn_in_production_with_safe_settings_serves_health(tmp_path):
                     raise AssertionError(f"gunicorn did not serve:\n{log.read_text()}") from None
                 time.sleep(0.2)
         assert (status, body) == (200, b'{"status": "ok"}')
+        # A 10 MB body: the one JSON 413, decided from Content-Length before anything reads
+        # the database (unreachable here) or the body.
+        big = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/v1/tables/",
+            data=b"[" + b" " * (10 * 1024 * 1024 - 2) + b"]",
+            headers={"Content-Type": "application/json"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(big, timeout=20)
+        answer = json.loads(refused.value.read())
+        assert (refused.value.code, refused.value.headers["Content-Type"]) == (
+            413,
+            "application/json",
+        )
+        assert (answer["status"], answer["code"]) == (413, "body_too_large")
+        assert answer["detail"] == "the body is 10485760 bytes, over the limit of 1048576 bytes"
         assert web.poll() is None
         assert "refuses to start" not in log.read_text()
     finally:
