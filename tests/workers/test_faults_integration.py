@@ -116,25 +116,12 @@ def private_postgres() -> Iterator[tuple[Path, int, Path]]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     try:
-        subprocess.run(
-            as_cluster_owner(
-                [
-                    pg_binary("initdb"),
-                    "-D",
-                    str(data),
-                    "-U",
-                    "postgres",
-                    "-A",
-                    "trust",
-                    "-E",
-                    "UTF8",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        # In its configuration, so that every start (not only a restart) uses them.
+        initdb = [pg_binary("initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
+        initdb += ["-E", "UTF8", "--locale", "C.UTF-8"]  # as the shared server's
+        done = subprocess.run(as_cluster_owner(initdb), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"initdb exited {done.returncode}:\n{done.stderr}"
+        # In its configuration, so that every start (not only a restart) uses them. fsync
+        # off: the test crashes the server's processes, never the machine's page cache.
         with (data / "postgresql.conf").open("a") as conf:
             conf.write(
                 f"port = {port}\nunix_socket_directories = '{root}'\n"
@@ -144,7 +131,16 @@ def private_postgres() -> Iterator[tuple[Path, int, Path]]:
         try:
             yield data, port, log
         finally:
-            pg_ctl(data, "-m", "immediate", "stop", log=ctl_log)
+            # Best effort: a failure inside (the server already down) must show, not this.
+            with ctl_log.open("ab") as out:
+                subprocess.run(
+                    as_cluster_owner(
+                        [pg_binary("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
+                    ),
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    timeout=60,
+                )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
