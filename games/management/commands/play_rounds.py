@@ -128,9 +128,11 @@ class Command(BaseCommand):
                 done = action()
             except RETRY_ON as error:
                 lost_at = lost_at or time.monotonic()
-                # A broken connection is not used again: the next try opens a new one.
+                # A broken connection is not used again: the next try opens a new one (not
+                # inside a caller's transaction, a test's: closing would end it).
                 for connection in connections.all():
-                    connection.close_if_unusable_or_obsolete()
+                    if not connection.in_atomic_block:
+                        connection.close_if_unusable_or_obsolete()
                 wait = BACKOFF[min(attempt, len(BACKOFF) - 1)]
                 attempt += 1
                 if time.monotonic() + wait > deadline:
