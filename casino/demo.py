@@ -84,6 +84,14 @@ from casino.services.submissions import (
     submission_submit,
 )
 
+# The demo assembles the whole floor, devices included: it sits above the devices app
+# (nothing below imports it but the demo's own commands), so it imports devices openly.
+from devices.models import Device
+from devices.rules import KINDS
+from devices.services import device_register
+from devices.store import store
+from devices.watch import devices_watch
+
 log = logging.getLogger(__name__)
 
 DEMO_HOLDER = "Keystone Demo Casino"
@@ -368,9 +376,6 @@ def _tables_configure(holder: CertificateHolder, ops: Any) -> dict[str, Table]:
 def _devices_install(tables: dict[str, Table], ops: Any, at: datetime) -> None:
     """Register each device with its approval; each says hello once, so the tables can
     open. `simulate_devices` keeps them beating while the floor runs."""
-    from devices.rules import KINDS
-    from devices.services import device_register
-    from devices.watch import devices_watch
 
     for number, kind, position, serial in DEMO_DEVICES:
         issued = device_register(
@@ -392,7 +397,6 @@ def _devices_install(tables: dict[str, Table], ops: Any, at: datetime) -> None:
 
 def _hello(device: Any, key_id: str, at: datetime) -> None:
     """One heartbeat, as the device gives when it is switched on."""
-    from devices.store import store
 
     nonce = f"demo-hello-{device.pk}-{int(at.timestamp())}"
     store().heartbeat(device.pk, device.kind, key_id, nonce, at.timestamp())
@@ -401,8 +405,6 @@ def _hello(device: Any, key_id: str, at: datetime) -> None:
 def _devices_morning(holder: CertificateHolder, ops: Any, now: datetime) -> None:
     """The devices switched on again, and a table their failure suspended reopened (the
     floor may have stopped with a device silent); MC-01 stays suspended on purpose."""
-    from devices.models import Device
-    from devices.watch import devices_watch
 
     devices = Device.objects.filter(table__holder=holder, status__in=["active", "stale"])
     for device in devices:

@@ -21,6 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from casino.api.errors import error_body
+from casino.celery import app
+
+# /ready/ looks at every service the floor needs, the devices' store among them: like the
+# urls that serve it, it sits above the devices app.
+from devices import store as device_store
 
 # Seconds each readiness check may take; they run side by side, so a probe answers
 # within about this long (load balancers usually give a probe 5 s).
@@ -111,8 +116,6 @@ def database_check() -> None:
 
 def broker_check() -> None:
     """Connect to the Celery broker once; the embedded one: its folders are writable."""
-    from casino.celery import app
-
     if app.conf.broker_write_url.startswith("filesystem://"):
         options = app.conf.broker_transport_options or {}
         for key in ("data_folder_in", "data_folder_out", "control_folder"):
@@ -126,8 +129,6 @@ def broker_check() -> None:
 
 def device_store_check() -> None:
     """PING the heartbeat store's Redis; the database store is the database check's."""
-    from devices import store as device_store
-
     current = device_store.store()
     if isinstance(current, device_store.RedisStore):
         current.client.ping()
