@@ -19,6 +19,7 @@ from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.models import LedgerEntry, LedgerLine, Round, RoundEvent, Wager
 
 Account = LedgerLine.Account
+PLAYER_LENGTH = LedgerLine._meta.get_field("player").max_length
 Kind = LedgerLine.Kind
 ZERO = Decimal("0.00")
 ADJUST = "games.adjust_ledger"
@@ -171,7 +172,7 @@ def adjustment_post(
             reasons.append(f"lines[{index}]: a player line, and only a player line, names one")
         elif player:
             # The same names as the wagers': nothing hidden (casino/rules/text.py).
-            player, refused = shown_name(str(player), f"lines[{index}].player", 64)
+            player, refused = shown_name(str(player), f"lines[{index}].player", PLAYER_LENGTH)
             reasons += refused
         if not amount.is_finite() or amount == 0 or amount != amount.quantize(Decimal("0.01")):
             reasons.append(f"lines[{index}]: {amount} is not a non-zero amount in cents")

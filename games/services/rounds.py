@@ -32,7 +32,7 @@ from games.services.outbox import requests_send
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
 WAGER_FIELDS = frozenset({"player", "kind", "amount", "on", "seat", "position"})
-PLAYER_MAX_LENGTH = 64  # Wager.player's and LedgerLine.player's max_length
+PLAYER_MAX_LENGTH = Wager._meta.get_field("player").max_length  # as LedgerLine.player
 Source = RoundEvent.Source
 
 
