@@ -99,3 +99,25 @@ def test_a_round_a_person_is_dealing_is_left_to_them():
     )
     theirs.refresh_from_db()
     assert theirs.status == Round.Status.OPEN and report["played"] == 0
+
+
+def test_a_round_whose_result_went_in_before_the_answer_was_lost_is_counted_once(monkeypatch):
+    """The database went away after the result was committed, before the dealer heard: the
+    round is counted as played (once), and no extra round is dealt in its place."""
+    table = open_table("sic_bo")
+    operations()
+    real, calls = demo_rounds.RESULTS["sic_bo"], []
+
+    def entered_then_lost(round_, rng, by, now):
+        real(round_, rng, by, now)
+        calls.append(round_.pk)
+        if len(calls) == 1:
+            raise OperationalError(LOST)
+
+    monkeypatch.setitem(demo_rounds.RESULTS, "sic_bo", entered_then_lost)
+    report, err = run("--tables", table.number, "--rounds", "1", "--user", "olive_ops")
+    [round_] = Round.objects.filter(table=table)
+    assert calls == [round_.pk]
+    assert round_.status == Round.Status.RESULT_ENTERED
+    assert report["played"] == 1 and report["finished_after_database_loss"] == []
+    assert err.count("database unavailable") == 1

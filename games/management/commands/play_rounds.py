@@ -51,7 +51,7 @@ class Command(BaseCommand):
         if by is None:
             raise CommandError(f"no user {options['user']!r} (load_demo_floor creates demo-ops)")
         rng = random.Random(options["seed"])
-        now = timezone.now()
+        now = self.started = timezone.now()
         tables = Table.objects.filter(status=Table.Status.OPEN).order_by("number")
         if options["tables"]:
             names = [n.strip() for n in options["tables"].split(",") if n.strip()]
@@ -116,6 +116,14 @@ class Command(BaseCommand):
                 self.finished.append(current.label)
                 if current.pk not in played:
                     played.append(current.pk)
+            elif (
+                current.opened_by_id == by.pk
+                and current.pk not in played
+                and current.opened_at >= self.started
+            ):
+                # Played this run to its result, its answer lost with the database: counted
+                # once, and not played again.
+                played.append(current.pk)
         except FloorRefused as refused:
             raise CommandError(str(refused)) from None
         return True
