@@ -194,8 +194,8 @@ def rounds_rotate(floor: Floor, players: int = 0) -> None:
 
     from casino.demo import OPS_USERNAME
     from games.models import Round, SettlementRequest
-    from games.services import rounds
     from games.services.settlement import round_settle
+    from gaming import rounds
 
     users = get_user_model()
     ops = users.objects.get(username=OPS_USERNAME)

@@ -274,7 +274,7 @@ def rounds_play_chunk(chunk: tuple[list[tuple[int, list[int]]], datetime]) -> li
     from django.db import connections
 
     from casino.models import Table
-    from games.services.rounds import result_enter, round_open, wagers_place
+    from gaming.rounds import result_enter, round_open, wagers_place
     from tests.casino.floor_fixtures import operations
 
     plays, now = chunk
@@ -562,7 +562,7 @@ def settle_split(requests: list[int]) -> Split:
             spent[part] += time.perf_counter() - start
             statements[part] += 1
 
-    from games.services import rounds
+    from gaming import rounds
 
     # The engine's share: the cached state read, the replay, the new state pickled.
     engine_parts = [(rounds, "state_after"), (rounds, "play"), (settlement, "state_dumps")]

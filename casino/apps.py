@@ -7,6 +7,7 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
+        # Here, not at the top: models are importable only once the registry is ready.
         from casino import audit
         from casino.api import sign_in  # noqa: F401  (its signal receivers)
         from casino.demo_accounts import demo_accounts_disable

@@ -2,13 +2,12 @@
 and the signal handlers that write an AuditEntry for every save and delete.
 
 Signals catch every path (admin forms, admin actions, services, the shell), so no
-change escapes the trail; `acting_as` names the actor outside a web request.
+change escapes the trail; `acting_as` (casino/actors.py) names the actor outside a web
+request.
 """
 
-import contextvars
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -18,6 +17,7 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from casino.actors import acting_as, actor_current
 from casino.models import (
     ApiToken,
     AuditEntry,
@@ -45,18 +45,6 @@ AUDITED: tuple[type[models.Model], ...] = (
     ApiToken,
 )
 
-_actor: contextvars.ContextVar[Any] = contextvars.ContextVar("casino_audit_actor", default=None)
-
-
-@contextmanager
-def acting_as(user: Any) -> Iterator[None]:
-    """Attribute the changes made inside the block to `user` (None: the system)."""
-    token = _actor.set(user)
-    try:
-        yield
-    finally:
-        _actor.reset(token)
-
 
 class AuditActorMiddleware:
     """Every change made while serving a request is attributed to its signed-in user."""
@@ -77,7 +65,7 @@ def snapshot(instance: models.Model) -> dict[str, Any]:
 
 
 def _write(instance: models.Model, action: str, before: dict | None, after: dict | None) -> None:
-    actor = _actor.get()
+    actor = actor_current()
     AuditEntry.objects.create(
         content_type=ContentType.objects.get_for_model(type(instance)),
         object_id=str(instance.pk),

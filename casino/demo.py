@@ -42,7 +42,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
-from casino.audit import acting_as
+from casino.actors import acting_as
 from casino.demo_accounts import (
     COMPLIANCE_USERNAME,
     DEMO_PASSWORD,
@@ -67,14 +67,7 @@ from casino.services.equipment import (
     set_changeout,
     set_put_in_play,
     sets_in_play,
-    sic_bo_inspection_record,
     tile_inspection_record,
-)
-from casino.services.floor import (
-    location_approval_record,
-    table_close,
-    table_open,
-    table_suspend,
 )
 from casino.services.layouts import layout_decide, layout_submit
 from casino.services.submissions import (
@@ -83,6 +76,7 @@ from casino.services.submissions import (
     submission_reject,
     submission_submit,
 )
+from casino.services.tables import location_approval_record, table_suspend
 
 # The demo assembles the whole floor, devices included: it sits above the devices app
 # (nothing below imports it but the demo's own commands), so it imports devices openly.
@@ -90,7 +84,8 @@ from devices.models import Device
 from devices.rules import KINDS
 from devices.services import device_register
 from devices.store import store
-from devices.watch import devices_watch
+from gaming.devices import devices_watch
+from gaming.tables import sic_bo_inspection_record, table_close, table_open
 
 log = logging.getLogger(__name__)
 

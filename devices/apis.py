@@ -21,6 +21,7 @@ from devices import services
 from devices.models import Device, DeviceEvent
 from devices.selectors import seen_attach
 from devices.watch import threshold
+from gaming import devices as floor_devices
 
 
 class DeviceSerializer(serializers.ModelSerializer):
@@ -108,7 +109,7 @@ class DeviceViewSet(ReadOnly):
         """Mark the device out of order, saying why (its table feels what it serves)."""
         given = OutOfOrderSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        device = services.device_out_of_order(
+        device = floor_devices.device_out_of_order(
             self.get_object(), given.validated_data["reason"], by=request.user, now=timezone.now()
         )
         return Response(DeviceSerializer(device).data)

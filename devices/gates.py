@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from casino.actors import is_device
 from casino.models import Table
 from casino.services.errors import FloorRefused
-from casino.services.floor import table_options_in_force
+from casino.services.tables import table_options_in_force
 from devices import rules
 from devices.models import Device
 from games.rules.core import cite
@@ -28,10 +29,6 @@ MANUAL_SHAKER = cite("625a.7(d)")
 POWER_ODDS = cite("623b.5(c)")
 STARTING_POSITION = cite("621a.6(a)(1)")
 ILLUMINATION_DOWN = cite("625a.7(b)")
-
-
-def is_device(actor: Any) -> bool:
-    return getattr(actor, "is_device", False) is True
 
 
 def in_service(table: Table) -> dict[tuple[str, int | None], Device]:

@@ -5,8 +5,8 @@ from django.db import models
 from django.db.models import Q
 
 from casino.models import Table
+from casino.models.append_only import AppendOnly
 from devices import rules
-from games.models.append_only import AppendOnly
 
 
 class Device(models.Model):

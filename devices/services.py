@@ -2,10 +2,12 @@
 mark it out of order, return it to service, retire it; and its own fault reports.
 
 Every status change goes through `status_move`, which writes the device event and, when
-a device stops working, applies the regulations' consequences (devices/consequences.py).
+a device stops working, calls the `when_down` its caller passed in the same transaction:
+what follows is the floor's (gaming/devices.py), which calls these with it.
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -14,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from casino.actors import acting_person
 from casino.models import Table
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from devices import rules, signing
@@ -26,6 +29,8 @@ Status = Device.Status
 Event = DeviceEvent.Kind
 REGISTER = "devices.add_device"
 OPERATE = "devices.operate_device"
+# What follows a device stopping work, called inside its status change (gaming/devices.py).
+WhenDown = Callable[[Device, datetime], None]
 
 
 @dataclass(frozen=True)
@@ -36,12 +41,6 @@ class Issued:
     key_id: str
     secret: str
     credential: DeviceCredential
-
-
-def _user(by: Any) -> Any:
-    from games.services.rounds import acting_person
-
-    return acting_person(by)
 
 
 def event_record(
@@ -62,7 +61,7 @@ def event_record(
         detail=detail,
         cite=cite,
         round=round_,
-        by=_user(by),
+        by=acting_person(by),
     )
 
 
@@ -142,7 +141,7 @@ def device_register(
             status=Status.REGISTERED,
             status_changed_at=now,
             registered_at=now,
-            registered_by=_user(by),
+            registered_by=acting_person(by),
             **fields,
         )
         event_record(device, Event.REGISTERED, now=now, by=by, detail=info.approval)
@@ -152,7 +151,7 @@ def device_register(
 def _issue(device: Device, *, by: Any, now: datetime) -> Issued:
     key_id, salt = signing.new_key_id(), signing.new_salt()
     credential = DeviceCredential.objects.create(
-        device=device, key_id=key_id, salt=salt, issued_at=now, issued_by=_user(by)
+        device=device, key_id=key_id, salt=salt, issued_at=now, issued_by=acting_person(by)
     )
     event_record(device, Event.CREDENTIAL_ISSUED, now=now, by=by, detail=key_id)
     return Issued(device, key_id, signing.secret_for(key_id, salt), credential)
@@ -201,7 +200,9 @@ def credential_revoke(credential: DeviceCredential, *, by: Any, now: datetime) -
 
 
 @by_actor
-def device_out_of_order(device: Device, reason: str, *, by: Any, now: datetime) -> Device:
+def device_out_of_order(
+    device: Device, reason: str, *, by: Any, now: datetime, when_down: WhenDown
+) -> Device:
     """Staff mark it out of order (for an automated Sic Bo shaker: covered or signed, with
     its dice removed, § 625a.7(d)); heartbeats no longer bring it back."""
     permission_check(by, OPERATE, "mark a device out of order")
@@ -210,7 +211,7 @@ def device_out_of_order(device: Device, reason: str, *, by: Any, now: datetime) 
     allowed = (Status.REGISTERED, Status.ACTIVE, Status.STALE, Status.FAULTED)
     return status_move(
         device, Status.OUT_OF_ORDER, allowed, Event.OUT_OF_ORDER, now=now, by=by,
-        detail=reason.strip(), reason=reason.strip(),
+        detail=reason.strip(), reason=reason.strip(), when_down=when_down,
     )  # fmt: skip
 
 
@@ -225,7 +226,7 @@ def device_return_to_service(device: Device, *, by: Any, now: datetime) -> Devic
 
 
 @by_actor
-def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
+def device_retire(device: Device, *, by: Any, now: datetime, when_down: WhenDown) -> Device:
     """Out of service for good: its credentials are revoked and its place freed."""
     permission_check(by, OPERATE, "retire a device")
     allowed = tuple(s for s in Status.values if s != Status.RETIRED)
@@ -235,7 +236,9 @@ def device_retire(device: Device, *, by: Any, now: datetime) -> Device:
             credential.save(update_fields=["revoked_at"])  # one by one: each is audited
             _store_revoke(credential.key_id)
             event_record(device, Event.CREDENTIAL_REVOKED, now=now, by=by, detail=credential.key_id)
-        device = status_move(device, Status.RETIRED, allowed, Event.RETIRED, now=now, by=by)
+        device = status_move(
+            device, Status.RETIRED, allowed, Event.RETIRED, now=now, by=by, when_down=when_down
+        )
     try:
         store().forget(device.pk, device.kind)
     except StoreUnavailable as down:  # the watch passes retired devices by anyway
@@ -257,13 +260,15 @@ def _store_revoke(key_id: str, *, at: float = 0.0) -> None:
     transaction.on_commit(revoke)
 
 
-def fault_report(device: Device, detail: str, *, now: datetime) -> Device:
+def fault_report(device: Device, detail: str, *, now: datetime, when_down: WhenDown) -> Device:
     """The device says it has failed."""
     allowed = (Status.REGISTERED, Status.ACTIVE, Status.STALE)
     device = Device.objects.get(pk=device.pk)  # the row's status, not a copy's
     if device.status == Status.FAULTED:
         return device
-    return status_move(device, Status.FAULTED, allowed, Event.FAULT, now=now, detail=detail)
+    return status_move(
+        device, Status.FAULTED, allowed, Event.FAULT, now=now, detail=detail, when_down=when_down
+    )
 
 
 def fault_clear(device: Device, detail: str, *, now: datetime) -> Device:
@@ -287,11 +292,11 @@ def status_move(
     detail: str = "",
     reason: str | None = None,
     stale_since: datetime | None = None,
+    when_down: WhenDown | None = None,
 ) -> Device:
     """Move the device to `to` if it is in one of `allowed_from`; record the event; when it
-    stops working, apply what the regulations say. FloorRefused from any other status."""
-    from devices.consequences import device_down  # consequences reach into the round flow
-
+    stops working, call `when_down` (what the regulations say follows). FloorRefused from
+    any other status."""
     with transaction.atomic():
         device = Device.objects.select_for_update().select_related("table").get(pk=device.pk)
         if device.status not in allowed_from:
@@ -307,5 +312,7 @@ def status_move(
         device.save()
         event_record(device, event, now=now, by=by, detail=detail)
         if was == Status.ACTIVE and to != Status.ACTIVE:
-            device_down(device, now=now)
+            if when_down is None:  # a caller's mistake, never the device's: nothing is saved
+                raise TypeError(f"{device} stops working: pass when_down (gaming/devices.py)")
+            when_down(device, now)
         return device

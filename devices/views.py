@@ -25,11 +25,13 @@ from django.views.decorators.csrf import csrf_exempt
 
 from casino.api.errors import error_body
 from casino.services.errors import FloorRefused
-from devices import auth, reports
+from devices import auth
 from devices.models import Device
-from devices.services import fault_clear, fault_report
+from devices.services import fault_clear
 from devices.signing import SignatureRefused
 from devices.store import Revoked, SignedBeforeStart, StoreUnavailable, store
+from gaming import reports
+from gaming.devices import fault_report
 
 log = logging.getLogger(__name__)
 clock: Callable[[], float] = time.time  # the tests set the clock

@@ -18,7 +18,7 @@ from django.db import transaction
 from casino.services.errors import FloorRefused
 from devices import rules
 from devices.models import Device, DeviceEvent
-from devices.services import status_move
+from devices.services import WhenDown, status_move
 from devices.store import credential_ends, store
 
 Status = Device.Status
@@ -40,8 +40,9 @@ def threshold(kind: str) -> tuple[int, int, float]:
     return interval, missed, float(interval * missed)
 
 
-def devices_watch(now: datetime) -> Watched:
-    """Move each watched device by its last heartbeat (see the module's doc)."""
+def devices_watch(now: datetime, *, when_down: WhenDown) -> Watched:
+    """Move each watched device by its last heartbeat (see the module's doc); a device gone
+    stale calls `when_down` (gaming/devices.py)."""
     done = Watched()
     moment = now.timestamp()
     watched = Device.objects.filter(status__in=rules.WATCHED).select_related("table")
@@ -70,7 +71,7 @@ def devices_watch(now: datetime) -> Watched:
                     since = _at(last, now) + timedelta(seconds=allowed)
                     status_move(
                         device, Status.STALE, (Status.ACTIVE,), Event.STALE, now=now,
-                        stale_since=since,
+                        stale_since=since, when_down=when_down,
                         detail=f"no heartbeat since {_at(last, now):%H:%M:%S}: {missed} "
                         f"intervals of {interval} s missed",
                     )  # fmt: skip

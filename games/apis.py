@@ -4,7 +4,7 @@ entries they made.
 
 Every request that changes a round or moves money needs an Idempotency-Key
 (casino/api/writes.py): a retry after a lost answer gets the first answer and changes
-nothing. The round services (games/services/rounds.py) check everything else.
+nothing. The round flow (gaming/rounds.py) checks everything else.
 """
 
 from collections.abc import Callable
@@ -24,7 +24,7 @@ from casino.api.permissions import scoped
 from casino.api.writes import write
 from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
-from games.services import rounds
+from gaming import rounds
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
 

@@ -1,13 +1,20 @@
-"""Celery tasks of the worker self-check. Tasks take ids, call one service."""
+"""Celery tasks: settlement, the sweep, the watches, the worker self-check. Tasks take ids
+and call one service (an entry point: it may import every layer, docs/architecture.md)."""
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
+from django.utils import timezone
 
+from casino.services.equipment import schedule_check
 from casino.services.par import submission_par_fill
+from devices.watch import heartbeats_flush
 from games.models import SettlementRequest
+from games.services.outbox import requests_sweep
+from games.services.settlement import request_failure_record, round_settle
+from gaming.devices import devices_watch
 from workers import services
 
 
@@ -28,10 +35,6 @@ def worker_ping_round_task() -> None:
 @shared_task(name="monitoring.equipment_schedule_check", ignore_result=True)
 def equipment_schedule_check_task() -> dict[str, int]:
     """Beat's look at every set in play: in date, due soon or overdue (§ 675a.3(b)(1) ...)."""
-    from django.utils import timezone
-
-    from casino.services.equipment import schedule_check
-
     return schedule_check(timezone.now())
 
 
@@ -63,8 +66,6 @@ def round_settle_task(self: Task, request_id: int) -> str:
     task then returns what failed and raises nothing: it is done, and nothing sends it
     again until a person does.
     """
-    from games.services.settlement import request_failure_record, round_settle
-
     try:
         return round_settle(request_id, worker=self.request.hostname or "")
     except SETTLE_RETRY_ON as error:
@@ -99,10 +100,6 @@ def _connection_drop_if_broken() -> None:
 )
 def settlement_sweep_task() -> int:
     """Beat's look for settlement requests stuck longer than CASINO_SETTLEMENT_STUCK_SECONDS."""
-    from django.utils import timezone
-
-    from games.services.outbox import requests_sweep
-
     return requests_sweep(timezone.now())
 
 
@@ -128,10 +125,6 @@ def par_sheets_fill_task(submission_id: int) -> bool:
 @shared_task(name="monitoring.devices_watch", ignore_result=True, time_limit=30, soft_time_limit=20)
 def devices_watch_task() -> dict[str, int]:
     """Beat's look at every device's last heartbeat: stale, active again, first heard."""
-    from django.utils import timezone
-
-    from devices.watch import devices_watch
-
     done = devices_watch(timezone.now())
     return {
         "activated": len(done.activated),
@@ -145,8 +138,4 @@ def devices_watch_task() -> dict[str, int]:
 )
 def heartbeats_flush_task() -> int:
     """Write the heartbeat store's last-seen times back to the Device rows."""
-    from django.utils import timezone
-
-    from devices.watch import heartbeats_flush
-
     return heartbeats_flush(timezone.now())

@@ -27,7 +27,8 @@ from casino.admin.common import (
 )
 from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
-from casino.services.equipment import sic_bo_inspection_record, tile_inspection_record
+from casino.services.equipment import tile_inspection_record
+from gaming.tables import sic_bo_inspection_record
 
 INSPECTION_PERMISSION = "casino.record_inspection"
 

@@ -36,13 +36,8 @@ from casino.admin.report_views import table_report_view
 from casino.models import LocationApproval, RulesSubmission, SetInPlay, Table
 from casino.rules.equipment import IN_DATE, REASONS
 from casino.services.equipment import set_changeout, set_put_in_play, sets_in_play
-from casino.services.floor import (
-    location_approval_record,
-    opening_refusals,
-    table_close,
-    table_open,
-    table_suspend,
-)
+from casino.services.tables import location_approval_record, table_suspend
+from gaming.tables import opening_refusals, table_close, table_open
 
 
 class LocationApprovalInline(admin.TabularInline):

@@ -30,8 +30,10 @@ from casino.models import (
 )
 from casino.reports import report_rows, table_day_report
 from casino.rules.equipment import REASONS
-from casino.services import equipment, floor, layouts, submissions
+from casino.services import equipment, layouts, submissions
 from casino.services.par import submission_par_request
+from casino.services.tables import table_suspend
+from gaming.tables import table_close, table_open
 
 # Ids in paths are at most 18 digits: a longer one is no row of ours (404), never a 500.
 ID = r"[0-9]{1,18}"
@@ -154,21 +156,21 @@ class TableViewSet(ReadOnly):
     @write(key_required=False)
     def open(self, request: Request, pk: str) -> Response:
         """Open the table: refused (422, every reason with its section) unless compliant."""
-        return self._status_move(request, floor.table_open)
+        return self._status_move(request, table_open)
 
     @extend_schema(request=None, responses=TableSerializer)
     @action(detail=True, methods=["post"])
     @write(key_required=False)
     def suspend(self, request: Request, pk: str) -> Response:
         """Suspend the table."""
-        return self._status_move(request, floor.table_suspend)
+        return self._status_move(request, table_suspend)
 
     @extend_schema(request=None, responses=TableSerializer)
     @action(detail=True, methods=["post"])
     @write(key_required=False)
     def close(self, request: Request, pk: str) -> Response:
         """Close the table (refused while a round is in progress or wagers still work)."""
-        return self._status_move(request, floor.table_close)
+        return self._status_move(request, table_close)
 
     @extend_schema(request=ChangeoutSerializer, responses={201: SetInPlaySerializer})
     @action(detail=True, methods=["post"])

@@ -22,8 +22,8 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.actors import acting_as
 from casino.api.errors import ApiError
-from casino.audit import acting_as
 from casino.models import ApiToken, ApiWrite
 
 HEADER = "Idempotency-Key"

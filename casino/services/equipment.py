@@ -10,7 +10,6 @@ from django.utils import timezone
 from casino.models import (
     EquipmentSet,
     SetInPlay,
-    SicBoOpeningInspection,
     Table,
     TileInspection,
 )
@@ -278,52 +277,6 @@ def _tile_inspection(
                 note="unsuitable at the inspection of § 621a.4(a); sealed in an envelope",
             )
         return inspection
-
-
-@by_actor
-def sic_bo_inspection_record(
-    table: Table,
-    *,
-    floorperson_name: str,
-    values_entered: str,
-    winning_combinations_lit: bool,
-    by: Any,
-    now: datetime,
-    shaker_operations: int | None = None,
-    dice_properly_tossed: bool | None = None,
-) -> SicBoOpeningInspection:
-    """The floorperson's inspection before a Sic Bo table opens (§ 625a.5(a))."""
-    permission_check(by, "casino.record_inspection", "record a Sic Bo inspection")
-    reasons = []
-    if table.game != "sic_bo":
-        reasons.append(f"{table.number} is not a Sic Bo table")
-    values = [v.strip() for v in values_entered.split(",")]
-    if len(values) != 3 or not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
-        reasons.append(
-            "enter three numeric values from 1 to 6, e.g. 2,5,5 (58 Pa. Code § 625a.5(a)(1))"
-        )
-    if not floorperson_name.strip():
-        reasons.append("name the floorperson who inspected (§ 625a.5(a))")
-    from devices.gates import automated_shaker_in_use  # "if one is in use", § 625a.5(a)(2)
-
-    in_use = automated_shaker_in_use(table)
-    if in_use and (shaker_operations is None or dice_properly_tossed is None):
-        reasons.append(
-            "an automated shaker is inspected by operating it at least three times and "
-            "checking the dice are properly tossed (58 Pa. Code § 625a.5(a)(2))"
-        )
-    if reasons:
-        raise FloorRefused("Sic Bo inspection", reasons)
-    return SicBoOpeningInspection.objects.create(
-        table=table,
-        inspected_at=now,
-        floorperson_name=floorperson_name.strip(),
-        values_entered=",".join(values),
-        winning_combinations_lit=winning_combinations_lit,
-        shaker_operations=shaker_operations if in_use else None,
-        dice_properly_tossed=dice_properly_tossed if in_use else None,
-        recorded_by=by,
-    )
 
 
 def schedule_check(now: datetime) -> dict[str, int]:

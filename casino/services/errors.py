@@ -6,6 +6,8 @@ from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 
+from casino.actors import acting_as
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -33,7 +35,6 @@ def permission_check(user: object, permission: str, action: str) -> None:
 
 def by_actor(service: Callable[P, R]) -> Callable[P, R]:
     """Attribute every change the service makes to its `by` keyword (the audit's actor)."""
-    from casino.audit import acting_as  # the audit module imports the models
 
     @functools.wraps(service)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:

@@ -45,13 +45,12 @@ from devices.services import (
     Issued,
     credential_revoke,
     credential_rotate,
-    device_out_of_order,
     device_register,
-    device_retire,
     device_return_to_service,
 )
 from devices.watch import threshold
 from games.admin.common import ReadOnlyInline
+from gaming.devices import device_out_of_order, device_retire
 
 Status = Device.Status
 

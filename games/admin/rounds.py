@@ -44,8 +44,8 @@ from games.admin.ledger import lines_html
 from games.models import LedgerEntry, Resolution, Round, RoundEvent, Wager
 from games.services import alerts
 from games.services.ledger import ADJUST, adjustment_post
-from games.services.rounds import (
-    RUN,
+from games.services.rounds import RUN
+from gaming.rounds import (
     no_more_bets,
     no_roll,
     result_enter,

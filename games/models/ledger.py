@@ -9,7 +9,7 @@ dollars to the player.
 from django.conf import settings
 from django.db import models
 
-from games.models.append_only import AppendOnly
+from casino.models.append_only import AppendOnly
 
 
 class LedgerEntry(AppendOnly):

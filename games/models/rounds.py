@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models.append_only import AppendOnly
+from casino.models.append_only import AppendOnly
 
 
 class Round(models.Model):

@@ -51,16 +51,17 @@ from casino.models import (
 )
 from casino.services.api_tokens import token_issue
 from casino.services.equipment import set_put_in_play
-from casino.services.floor import table_open
 from casino.services.layouts import layout_submit
 from casino.services.submissions import submission_draft, submission_submit
 from devices import auth as device_auth
 from devices import signing
 from devices.models import Device
-from devices.services import Issued, device_out_of_order
+from devices.services import Issued
 from devices.store import store
 from games.models import Round
-from games.services.rounds import result_enter
+from gaming.devices import device_out_of_order
+from gaming.rounds import result_enter
+from gaming.tables import table_open
 from tests.casino.floor_fixtures import (
     FULL_LAYOUTS,
     layout_approved,

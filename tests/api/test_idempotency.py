@@ -20,8 +20,9 @@ import pytest
 from django.db import connection
 
 from casino.models import ApiWrite, Table
-from casino.services.floor import table_open, table_suspend
+from casino.services.tables import table_suspend
 from games.models import LedgerEntry, LedgerLine, RoundEvent, SettlementRequest, Wager
+from gaming.tables import table_open
 from tests.api.conftest import (
     API,
     M,

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.models import Table
-from casino.services.floor import table_suspend
+from casino.services.tables import table_suspend
 from tests.casino.floor_fixtures import compliant_table, operations
 from tests.games.round_fixtures import opened, place, result, settle, wager
 

@@ -24,14 +24,11 @@ from casino.models import (
     SetInPlay,
     Table,
 )
-from casino.services.equipment import (
-    set_put_in_play,
-    sic_bo_inspection_record,
-    tile_inspection_record,
-)
-from casino.services.floor import location_approval_record, table_open
+from casino.services.equipment import set_put_in_play, tile_inspection_record
 from casino.services.layouts import layout_decide, layout_submit
 from casino.services.submissions import submission_approve, submission_draft, submission_submit
+from casino.services.tables import location_approval_record
+from gaming.tables import sic_bo_inspection_record, table_open
 
 NY = ZoneInfo("America/New_York")  # the casino's time zone (settings.TIME_ZONE)
 

@@ -30,9 +30,10 @@ from casino.models import (
 )
 from casino.rules.equipment import REQUIRED_SETS, schedule_state
 from casino.services.equipment import sets_in_play
-from casino.services.floor import round_start_check, round_start_refusals, table_options_in_force
+from casino.services.tables import table_options_in_force
 from games.rules.catalog import GAMES
 from games.rules.registry import engine_get
+from gaming.tables import round_start_check, round_start_refusals
 
 pytestmark = pytest.mark.django_db
 

@@ -20,9 +20,9 @@ from django.urls import reverse
 from casino.floor_page import floor_snapshot, result_text
 from casino.models import CertificateHolder, Table
 from devices.models import Device
-from devices.services import device_out_of_order
 from games.models import Round
-from games.services.rounds import round_void
+from gaming.devices import device_out_of_order
+from gaming.rounds import round_void
 from tests.casino.floor_fixtures import T0, compliant_table, operations, staff
 from tests.devices.device_fixtures import heard
 from tests.games.round_fixtures import M, opened, place, result, settle, wager

@@ -9,7 +9,7 @@ from casino.models import EquipmentSet, SetInPlay, Table
 from casino.rules.layouts import layout_refusals
 from casino.services import FloorRefused
 from casino.services.equipment import sets_in_play, tile_inspection_record
-from casino.services.floor import round_start_refusals
+from gaming.tables import round_start_refusals
 from tests.casino.floor_fixtures import (
     DEALER,
     FLOORPERSON,

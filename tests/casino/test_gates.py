@@ -10,22 +10,21 @@ import pytest
 
 from casino.models import CertificateHolder, Layout, LocationApproval, Table
 from casino.services import FloorRefused
-from casino.services.equipment import sic_bo_inspection_record
-from casino.services.floor import (
-    location_approval_record,
-    opening_refusals,
-    round_start_check,
-    round_start_refusals,
-    table_close,
-    table_open,
-    table_suspend,
-)
 from casino.services.layouts import layout_decide, layout_submit
 from casino.services.submissions import (
     submission_approve,
     submission_draft,
     submission_new_version,
     submission_submit,
+)
+from casino.services.tables import location_approval_record, table_suspend
+from gaming.tables import (
+    opening_refusals,
+    round_start_check,
+    round_start_refusals,
+    sic_bo_inspection_record,
+    table_close,
+    table_open,
 )
 from tests.casino.floor_fixtures import (
     FLOORPERSON,

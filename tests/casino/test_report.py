@@ -14,7 +14,7 @@ from django.utils import timezone
 from casino.models import SetInPlay, Table
 from casino.reports import CSV_COLUMNS, day_bounds, report_csv, table_day_report
 from casino.services.equipment import set_changeout, tile_inspection_record
-from casino.services.floor import table_close, table_open
+from gaming.tables import table_close, table_open
 from tests.casino.floor_fixtures import (
     DEALER,
     FLOORPERSON,

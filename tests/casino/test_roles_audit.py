@@ -16,7 +16,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from casino.audit import AUDITED, AuditActorMiddleware, acting_as
+from casino.actors import acting_as
+from casino.audit import AUDITED, AuditActorMiddleware
 from casino.models import (
     ApiToken,
     AuditEntry,
@@ -33,10 +34,8 @@ from casino.services.equipment import (
     set_changeout,
     set_put_in_play,
     sets_in_play,
-    sic_bo_inspection_record,
     tile_inspection_record,
 )
-from casino.services.floor import location_approval_record, table_close, table_open, table_suspend
 from casino.services.layouts import layout_decide, layout_submit
 from casino.services.submissions import (
     submission_approve,
@@ -44,6 +43,8 @@ from casino.services.submissions import (
     submission_reject,
     submission_submit,
 )
+from casino.services.tables import location_approval_record, table_suspend
+from gaming.tables import sic_bo_inspection_record, table_close, table_open
 from tests.casino.floor_fixtures import (
     DEALER,
     FLOORPERSON,

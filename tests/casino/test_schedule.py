@@ -26,13 +26,8 @@ from casino.services.equipment import (
     sets_in_play,
     tile_inspection_record,
 )
-from casino.services.floor import (
-    round_start_check,
-    round_start_refusals,
-    table_close,
-    table_open,
-    table_suspend,
-)
+from casino.services.tables import table_suspend
+from gaming.tables import round_start_check, round_start_refusals, table_close, table_open
 from tests.casino.floor_fixtures import (
     DEALER,
     FLOORPERSON,

@@ -16,7 +16,6 @@ from django.db import IntegrityError, transaction
 from casino.models import RulesSubmission
 from casino.rules.submissions import PER_TABLE_OPTIONS, submission_refusals
 from casino.services import FloorRefused
-from casino.services.floor import opening_refusals
 from casino.services.par import option_house_edges
 from casino.services.submissions import (
     submission_approve,
@@ -26,6 +25,7 @@ from casino.services.submissions import (
     submission_submit,
 )
 from games.par import par_document
+from gaming.tables import opening_refusals
 from tests.casino.floor_fixtures import T0, compliance, compliant_table, holder_get, operations
 
 H = timedelta(hours=1)

@@ -9,7 +9,7 @@ from devices.gates import table_needs
 from devices.models import Device
 from devices.services import Issued, device_register
 from devices.store import store
-from devices.watch import devices_watch
+from gaming.devices import devices_watch
 from tests.casino.floor_fixtures import operations
 
 APPROVED = date(2026, 1, 15)

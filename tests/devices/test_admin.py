@@ -21,14 +21,10 @@ from django.utils import timezone
 from devices import auth, signing
 from devices import store as heartbeat_store
 from devices.models import Device, DeviceCredential, DeviceEvent
-from devices.services import (
-    credential_revoke,
-    credential_rotate,
-    device_out_of_order,
-    device_register,
-)
+from devices.services import credential_revoke, credential_rotate, device_register
 from games.models import Round
-from games.services.rounds import round_open
+from gaming.devices import device_out_of_order
+from gaming.rounds import round_open
 from tests.casino.floor_fixtures import compliance, compliant_table, operations
 from tests.devices.device_fixtures import APPROVED, fresh, heard, register
 

@@ -24,25 +24,16 @@ import pytest
 
 from casino.models import Table
 from casino.services import FloorRefused
-from casino.services.floor import table_open, table_suspend
+from casino.services.tables import table_suspend
 from devices import gates, rules
 from devices.gates import table_needs
 from devices.models import Device, DeviceEvent
-from devices.services import (
-    device_out_of_order,
-    device_return_to_service,
-    fault_clear,
-    fault_report,
-)
-from devices.watch import devices_watch
+from devices.services import device_return_to_service, fault_clear
 from games.models import LedgerLine, Resolution, Round, RoundEvent
-from games.services.rounds import (
-    generator_number_post,
-    in_play,
-    result_enter,
-    round_open,
-    wagers_place,
-)
+from games.services.rounds import in_play
+from gaming.devices import device_out_of_order, devices_watch, fault_report
+from gaming.rounds import generator_number_post, result_enter, round_open, wagers_place
+from gaming.tables import table_open
 from tests.casino.floor_fixtures import T0, compliant_table, operations, sic_bo_inspected
 from tests.devices.device_fixtures import fresh as fresh_device
 from tests.devices.device_fixtures import heard, register

@@ -20,13 +20,8 @@ from casino.models import AuditEntry, Table
 from casino.services.errors import FloorRefused
 from devices import signing
 from devices.models import Device, DeviceCredential, DeviceEvent
-from devices.services import (
-    credential_revoke,
-    credential_rotate,
-    device_out_of_order,
-    device_register,
-    device_retire,
-)
+from devices.services import credential_revoke, credential_rotate, device_register
+from gaming.devices import device_out_of_order, device_retire
 from tests.casino.floor_fixtures import T0, at, compliance, holder_get, operations, staff
 from tests.devices.device_fixtures import beat, fresh, register
 

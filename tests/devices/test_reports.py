@@ -24,9 +24,9 @@ from casino.api.errors import error_body
 from casino.models import Table
 from devices import signing
 from devices.models import Device
-from devices.services import device_out_of_order, fault_report
 from games.models import LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.services.rounds import in_play
+from gaming.devices import device_out_of_order, fault_report
 from tests.casino.floor_fixtures import T0, operations
 from tests.devices.conftest import Clock
 from tests.devices.device_fixtures import heard, register

@@ -30,9 +30,9 @@ from django.test import Client, override_settings
 from casino.models import AuditEntry, Table
 from devices import auth, rules, signing, views
 from devices.models import Device, DeviceCredential, DeviceEvent, DeviceNonce
-from devices.services import Issued, credential_revoke, credential_rotate, device_retire
+from devices.services import Issued, credential_revoke, credential_rotate
 from devices.store import RedisStore, Revoked, SignedBeforeStart, store
-from devices.watch import devices_watch
+from gaming.devices import device_retire, devices_watch
 from tests.casino.floor_fixtures import T0, compliant_table, holder_get, operations
 from tests.devices.conftest import Clock
 from tests.devices.device_fixtures import fresh, register

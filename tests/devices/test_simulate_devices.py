@@ -25,7 +25,7 @@ from devices.management.commands.simulate_devices import (
 from devices.models import Device, DeviceCredential
 from devices.store import store
 from games.models import Round
-from games.services.rounds import round_open, wagers_place
+from gaming.rounds import round_open, wagers_place
 from tests.casino.floor_fixtures import compliant_table, operations
 from tests.games.round_fixtures import wager
 

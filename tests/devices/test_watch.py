@@ -18,15 +18,10 @@ from django.test import override_settings
 from casino.models import Table
 from devices import watch
 from devices.models import Device, DeviceEvent
-from devices.services import (
-    device_out_of_order,
-    device_retire,
-    device_return_to_service,
-    fault_clear,
-    fault_report,
-)
+from devices.services import device_return_to_service, fault_clear
 from devices.store import DatabaseStore, RedisStore, store
-from devices.watch import Watched, devices_watch, heartbeats_flush
+from devices.watch import Watched, heartbeats_flush
+from gaming.devices import device_out_of_order, device_retire, devices_watch, fault_report
 from tests.casino.floor_fixtures import T0, holder_get, operations
 from tests.devices.device_fixtures import beat, fresh, register
 from tests.services import REDIS_URL, require_redis

@@ -33,7 +33,9 @@ from games.replay import engine_events
 from games.rules.core import format_money
 from games.rules.registry import engine_get
 from games.scenario import run_scenario
-from games.services.rounds import (
+from games.services.rounds import state_after_replayed, working_wagers
+from games.services.settlement import round_settle
+from gaming.rounds import (
     generator_number_post,
     no_more_bets,
     no_roll,
@@ -41,11 +43,8 @@ from games.services.rounds import (
     round_event,
     round_open,
     round_void,
-    state_after_replayed,
     wagers_place,
-    working_wagers,
 )
-from games.services.settlement import round_settle
 from tests.casino import floor_fixtures
 from tests.casino.floor_fixtures import T0, compliant_table, holder_get, operations, staff
 from tests.devices.device_fixtures import heard, register

@@ -19,8 +19,8 @@ from django.db.models import Sum
 
 from casino.models import Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest, Wager
-from games.services.rounds import no_more_bets, result_enter, round_open, wagers_place
 from games.services.settlement import round_settle
+from gaming.rounds import no_more_bets, result_enter, round_open, wagers_place
 from tests.casino.floor_fixtures import T0, compliant_table, operations
 
 M = timedelta(minutes=1)

@@ -23,8 +23,8 @@ from games.models import (
 )
 from games.services import alerts
 from games.services.outbox import SETTLE_TASK
-from games.services.rounds import result_enter, round_open, wagers_place
 from games.services.settlement import SettlementError, request_failure_record, round_settle
+from gaming.rounds import result_enter, round_open, wagers_place
 from tests.casino.floor_fixtures import compliance, compliant_table, operations
 from tests.games.test_settlement_outbox import Broker
 

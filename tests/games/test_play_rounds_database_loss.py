@@ -16,7 +16,7 @@ from django.db import OperationalError
 
 from games import demo_rounds
 from games.models import Round, RoundEvent
-from games.services.rounds import round_open
+from gaming.rounds import round_open
 from tests.casino.floor_fixtures import T0, operations, staff
 from tests.games.round_fixtures import M, open_table
 

@@ -14,7 +14,7 @@ from casino.services.api_tokens import token_issue
 from games.demo_rounds import RESULTS
 from games.models import LedgerLine, Round, RoundEvent, Wager
 from games.services.ledger import adjustment_post
-from games.services.rounds import result_enter, wagers_place
+from gaming.rounds import result_enter, wagers_place
 from tests.api.conftest import API, bearer, error_of, integrator_user, new_key, operations_user
 from tests.api.conftest import post as post_json
 from tests.api.test_round_events import Play, craps_table

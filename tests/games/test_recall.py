@@ -8,8 +8,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games.models import Resolution, Round, SettlementRequest
-from games.services.rounds import result_enter, round_open, wagers_place
 from games.services.settlement import round_settle
+from gaming.rounds import result_enter, round_open, wagers_place
 from tests.casino.floor_fixtures import T0, compliant_table, operations
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,10 @@ from django.core.exceptions import PermissionDenied
 from casino.models import RulesSubmission, Table
 from casino.services import FloorRefused
 from casino.services.equipment import set_changeout
-from casino.services.floor import table_close, table_open, table_suspend
+from casino.services.tables import table_suspend
 from games.models import Round, RoundEvent, Wager
-from games.services.rounds import no_more_bets, round_event, round_open
+from gaming.rounds import no_more_bets, round_event, round_open
+from gaming.tables import table_close, table_open
 from tests.casino.floor_fixtures import T0, compliance, compliant_table, operations, set_new
 from tests.games.round_fixtures import (
     D,

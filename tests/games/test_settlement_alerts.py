@@ -163,7 +163,7 @@ def test_a_database_error_is_retried_and_after_the_last_retry_is_an_alert(monkey
         calls.append(request_id)
         raise OperationalError("could not connect to server: Connection refused")
 
-    monkeypatch.setattr("games.services.settlement.round_settle", database_down)
+    monkeypatch.setattr("workers.tasks.round_settle", database_down)
     done = round_settle_task.apply(args=[request.pk]).get()
 
     assert len(calls) == 1 + SETTLE_RETRIES == 9
@@ -187,7 +187,7 @@ def test_a_database_error_that_passes_settles_with_no_alert(monkeypatch):
             raise OperationalError("server closed the connection unexpectedly")
         return round_settle(request_id, worker=worker, now=RESULT_AT + M)
 
-    monkeypatch.setattr("games.services.settlement.round_settle", down_twice)
+    monkeypatch.setattr("workers.tasks.round_settle", down_twice)
     assert round_settle_task.apply(args=[request.pk]).get() == "settled"
     assert len(calls) == 3
     request.refresh_from_db()
@@ -211,7 +211,7 @@ def test_a_connection_the_error_broke_is_closed_so_the_retry_opens_a_new_one(mon
         closed.append(True)
         close()
 
-    monkeypatch.setattr("games.services.settlement.round_settle", connection_lost)
+    monkeypatch.setattr("workers.tasks.round_settle", connection_lost)
     monkeypatch.setattr(connection, "is_usable", lambda: False)
     monkeypatch.setattr(connection, "close", counted_close)
     connection.ensure_connection()
@@ -234,7 +234,7 @@ def test_called_directly_a_database_error_is_raised_for_the_caller_and_recorded_
     def database_down(request_id, *, worker="", now=None):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("games.services.settlement.round_settle", database_down)
+    monkeypatch.setattr("workers.tasks.round_settle", database_down)
     with pytest.raises(OperationalError) as raised:
         round_settle_task(request.pk)
     back = pickle.loads(pickle.dumps(raised.value))

@@ -12,8 +12,8 @@ import pytest
 
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest
 from games.replay import rules_hash
-from games.services.rounds import round_event
 from games.services.settlement import round_settle
+from gaming.rounds import round_event
 from tests.casino.floor_fixtures import T0, operations
 from tests.games.round_fixtures import (
     D,

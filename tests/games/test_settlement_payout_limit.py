@@ -16,10 +16,10 @@ from decimal import Decimal
 import pytest
 
 from casino.services import FloorRefused
-from casino.services.floor import table_open
 from games.models import LedgerLine, Resolution
 from games.rules.high_roll_dice.payout_limit import payout_limit_minimum
-from games.services.rounds import round_open
+from gaming.rounds import round_open
+from gaming.tables import table_open
 from tests.casino.floor_fixtures import T0, compliant_table, operations
 from tests.games.round_fixtures import (
     D,

@@ -11,7 +11,7 @@ import pytest
 
 from casino.services import FloorRefused
 from games.models import LedgerLine, Resolution, Round, RoundEvent
-from games.services.rounds import no_roll, round_void
+from gaming.rounds import no_roll, round_void
 from tests.casino.floor_fixtures import T0, operations
 from tests.games.round_fixtures import (
     D,

@@ -25,9 +25,9 @@ from django.utils import timezone
 
 from casino.models import Table
 from casino.services.errors import FloorRefused
-from casino.services.floor import round_start_refusals
 from games.demo_rounds import round_finish, round_play
 from games.models import Round
+from gaming.tables import round_start_refusals
 
 T = TypeVar("T")
 RETRY_ON = (OperationalError, InterfaceError)  # the database went away, or its connection

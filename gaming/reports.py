@@ -9,6 +9,7 @@
 - Extra Roll lock-out control, {"lock_out": true}: "no more bets" (§ 675a.1(c)(2)).
 
 The report names its table and round; a device speaks only for its own table.
+Reading a report is the device's (devices/views.py); applying it is the round flow's.
 """
 
 import json
@@ -23,7 +24,7 @@ from devices import rules
 from devices.models import Device, DeviceEvent
 from devices.services import event_record
 from games.models import Round
-from games.services.rounds import (
+from gaming.rounds import (
     generator_number_post,
     no_more_bets,
     result_enter,

@@ -1,9 +1,12 @@
-"""The gates: opening a table and starting a round check everything the chapters require.
+"""A table's compliance and status: the Rules Submission in force and its options, the
+approved layout and box locations, the equipment in date; suspending and closing.
 
-Each refusal names what is missing and the section that asks for it. Nothing here trusts
-a flag kept by a periodic task: dates are compared with `now` at the moment of action.
+The gates (gaming/tables.py) compose these with the table's devices. Each refusal names
+what is missing and the section that asks for it. Nothing here trusts a flag kept by a
+periodic task: dates are compared with `now` at the moment of action.
 """
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +33,9 @@ DROP_BOX_SECTIONS = {
     "three_dice_football": "58 Pa. Code § 661a.2(c)",
     **BOXES_BESIDE_THE_DEALER,
 }
+
+
+_GERUNDS = {Table.Status.CLOSED: "Closing", Table.Status.SUSPENDED: "Suspending"}
 
 
 def _when(moment: datetime) -> str:
@@ -176,34 +182,6 @@ def _table_refusals(table: Table) -> list[str]:
     return []
 
 
-def _sic_bo_inspection_refusals(table: Table, now: datetime) -> list[str]:
-    if table.game != "sic_bo":
-        return []
-    inspections = table.sic_bo_inspections.filter(inspected_at__lte=now)
-    if table.closed_at is not None:
-        inspections = inspections.filter(inspected_at__gte=table.closed_at)
-    latest = inspections.order_by("-inspected_at").first()
-    where = "58 Pa. Code § 625a.5(a)"
-    if latest is None:
-        return [f"the floorperson has not inspected the table since it last closed ({where})"]
-    reasons = []
-    if not latest.winning_combinations_lit:
-        reasons.append(
-            "the opening inspection found the winning combinations not properly illuminated "
-            f"({where}(1))"
-        )
-    from devices.gates import automated_shaker_in_use
-
-    if automated_shaker_in_use(table) and not (
-        (latest.shaker_operations or 0) >= 3 and latest.dice_properly_tossed
-    ):
-        reasons.append(
-            "the opening inspection did not operate the automated shaker three times with the "
-            f"dice properly tossed ({where}(2))"
-        )
-    return reasons
-
-
 def compliance_refusals(table: Table, now: datetime) -> list[str]:
     """Rules in force, approved layout, approved box locations, equipment in date."""
     reasons = _table_refusals(table)
@@ -215,52 +193,10 @@ def compliance_refusals(table: Table, now: datetime) -> list[str]:
     return reasons
 
 
-def opening_refusals(table: Table, now: datetime) -> list[str]:
-    """Everything that stops the table opening now, its required devices included."""
-    from devices.gates import device_refusals  # devices build on the floor
-
-    reasons = []
-    if table.status == Table.Status.OPEN:
-        reasons.append(f"{table.number} is already open")
-    reasons += compliance_refusals(table, now) + _sic_bo_inspection_refusals(table, now)
-    return reasons + device_refusals(table, now, opening=True)
-
-
-def round_start_refusals(table: Table, now: datetime) -> list[str]:
-    """Everything that stops a round starting now: the table is open and still compliant."""
-    from devices.gates import device_refusals
-
-    reasons = []
-    if table.status != Table.Status.OPEN:
-        reasons.append(f"{table.number} is {table.get_status_display().lower()}, not open")
-    return reasons + compliance_refusals(table, now) + device_refusals(table, now, opening=False)
-
-
-def round_start_check(table: Table, now: datetime) -> None:
-    """FloorRefused unless a round may start at the table now (issue 7 calls this)."""
-    reasons = round_start_refusals(table, now)
-    if reasons:
-        raise FloorRefused(f"Starting a round at {table.number}", reasons)
-
-
-@by_actor
-def table_open(table: Table, *, by: Any, now: datetime) -> Table:
-    """Open (or reopen after a suspension) when every gate passes."""
-    permission_check(by, "casino.operate_table", "open a table")
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        reasons = opening_refusals(table, now)
-        if reasons:
-            raise FloorRefused(f"Opening {table.number}", reasons)
-        table.status, table.status_changed_at = Table.Status.OPEN, now
-        table.save()
-        return table
-
-
 @by_actor
 def table_suspend(table: Table, *, by: Any, now: datetime) -> Table:
     """Stop play at an open table without closing it (a reading: docs/regulations.md)."""
-    return _status_set(table, Table.Status.SUSPENDED, (Table.Status.OPEN,), by, now)
+    return table_status_set(table, Table.Status.SUSPENDED, (Table.Status.OPEN,), by=by, now=now)
 
 
 def table_suspend_by_rule(table: Table, *, now: datetime) -> Table:
@@ -274,17 +210,17 @@ def table_suspend_by_rule(table: Table, *, now: datetime) -> Table:
         return table
 
 
-@by_actor
-def table_close(table: Table, *, by: Any, now: datetime) -> Table:
-    """Close the table; for Craps and Three Dice Football its next opening needs new dice."""
-    return _status_set(
-        table, Table.Status.CLOSED, (Table.Status.OPEN, Table.Status.SUSPENDED), by, now
-    )
-
-
-def _status_set(
-    table: Table, status: str, allowed_from: tuple[str, ...], by: Any, now: datetime
+def table_status_set(
+    table: Table,
+    status: str,
+    allowed_from: tuple[str, ...],
+    *,
+    by: Any,
+    now: datetime,
+    refusals: Callable[[Table], list[str]] = lambda table: [],
 ) -> Table:
+    """Move the table to `status` from one of `allowed_from`, unless `refusals` of the
+    locked table name a reason (closing: gaming.tables asks the round flow)."""
     permission_check(by, "casino.operate_table", f"{status} a table")
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
@@ -293,12 +229,9 @@ def _status_set(
                 f"{status.capitalize()} {table.number}",
                 [f"{table.number} is {table.get_status_display().lower()}"],
             )
-        if status == Table.Status.CLOSED:
-            from games.services.rounds import close_refusals  # games builds on the floor
-
-            reasons = close_refusals(table)
-            if reasons:
-                raise FloorRefused(f"Closing {table.number}", reasons)
+        reasons = refusals(table)
+        if reasons:
+            raise FloorRefused(f"{_GERUNDS[status]} {table.number}", reasons)
         table.status, table.status_changed_at = status, now
         if status == Table.Status.CLOSED:
             table.closed_at = now

@@ -1,0 +1,292 @@
+"""The round flow: open, wagers, events, "no more bets", the result, a no roll, a void.
+
+Every action checks permission and its gates (the table's, gaming/tables.py; its
+devices', devices/gates.py), validates through the engine against the options in force
+when the round opened, and either records its event (games/services/rounds.py) or
+raises FloorRefused with the engine's own words, changing nothing. The event that ends
+a round writes the settlement request in the same transaction (the outbox); a worker
+settles it.
+"""
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from casino.actors import acting_person, is_device
+from casino.models import Table
+from casino.rules.text import shown_name
+from casino.services.errors import FloorRefused, permission_check
+from casino.services.tables import table_options_in_force, table_suspend_by_rule
+from devices import gates as device_gates
+from games import flow
+from games.models import Round, RoundEvent, SettlementRequest, Wager
+from games.services import ledger
+from games.services.outbox import requests_send
+from games.services.rounds import (
+    PLAYER_MAX_LENGTH,
+    RUN,
+    event_append,
+    event_step,
+    round_ends,
+    round_locked,
+    wager_row,
+    wagering_check,
+    wagering_close,
+)
+from gaming.tables import round_start_check
+
+Source = RoundEvent.Source
+
+
+# --- opening --------------------------------------------------------------------------------
+
+
+def round_open(table: Table, *, by: Any, now: datetime) -> Round:
+    """Start the next round when the table may start one (the gate of issue 6)."""
+    permission_check(by, RUN, "open a round")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        round_start_check(table, now)
+        current = table.rounds.filter(status__in=Round.IN_PROGRESS).first()
+        if current is not None:
+            raise FloorRefused(
+                f"Starting a round at {table.number}",
+                [f"{current} is {current.get_status_display().lower()}"],
+            )
+        submission, options = table_options_in_force(table, now)
+        last = table.rounds.order_by("-number").first()
+        # The game carries on from the last round unless the table has closed since.
+        carries = last is not None and (table.closed_at is None or table.closed_at < last.opened_at)
+        return Round.objects.create(
+            table=table,
+            number=last.number + 1 if last else 1,
+            game=table.game,
+            rules_submission=submission,
+            options=options,
+            previous=last if carries else None,
+            opened_at=now,
+            opened_by=acting_person(by),
+        )
+
+
+# --- wagering -------------------------------------------------------------------------------
+
+
+def wagers_place(
+    round_: Round,
+    wagers: Sequence[Mapping[str, object]],
+    *,
+    by: Any,
+    now: datetime,
+    source: str = Source.DEALER,
+) -> list[Wager]:
+    """Take these wagers, all or none: each numbered ROUND.N and checked by the engine."""
+    permission_check(by, RUN, "place wagers")
+    action = f"Wagers at {round_}"
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        if not isinstance(wagers, Sequence) or isinstance(wagers, str) or not wagers:
+            raise FloorRefused(action, ["wagers must be a non-empty list"])
+        taken = round_.wagers.count()
+        refusals = device_gates.extra_roll_refusals(round_, wagers, by, first=taken + 1)
+        if refusals:
+            raise FloorRefused(action, refusals)
+        wagering_check(round_, action)
+        rows = [
+            wager_row(round_, wager, f"{round_.number}.{taken + index + 1}", index, now)
+            for index, wager in enumerate(wagers)
+        ]
+        payload = [row.as_engine_wager() for row in rows]
+        event, _ = event_step(round_, "wagers", payload, action, by=by, now=now, source=source)
+        Wager.objects.bulk_create(rows)
+        ledger.placement_post(round_, rows, event, by=acting_person(by), now=now)
+        return rows
+
+
+def round_event(
+    round_: Round,
+    event: str,
+    payload: object,
+    *,
+    by: Any,
+    now: datetime,
+    source: str = Source.DEALER,
+) -> Round:
+    """Any wagering event of the game (SCENARIOS.md): Craps remove/working/pass_dice, Pai
+    Gow bank; new wagers go to wagers_place. A result is refused: it closes wagering."""
+    permission_check(by, RUN, "act on a round")
+    action = f"{event} at {round_}"
+    if event == "wagers" and event in flow.WAGERING_EVENTS.get(round_.game, ()):
+        wagers_place(round_, payload, by=by, now=now, source=source)  # type: ignore[arg-type]
+        return round_
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        if event not in flow.WAGERING_EVENTS[round_.game]:
+            allowed = sorted(flow.WAGERING_EVENTS[round_.game])
+            why = (
+                f"{event!r} is a result, entered once wagering has closed, not a wagering event"
+                if event in flow.RESULT_EVENTS[round_.game]
+                else f"{event!r} is not a wagering event here"
+            )
+            raise FloorRefused(action, [f"{why}; the wagering events are: {allowed}"])
+        wagering_check(round_, action)
+        if isinstance(payload, Mapping) and isinstance(payload.get("player"), str):
+            # A name in an event (Pai Gow's bank) is shown like a wager's.
+            player, refusals = shown_name(payload["player"], f"{event}.player", PLAYER_MAX_LENGTH)
+            if refusals:
+                raise FloorRefused(action, refusals)
+            payload = {**payload, "player": player}
+        event_step(round_, event, payload, action, by=by, now=now, source=source)
+        return round_
+
+
+def no_more_bets(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
+    """Wagering closes (§ 675a.4(a), § 621a.8, § 625a.4): no wager is taken after this."""
+    permission_check(by, RUN, 'call "no more bets"')
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        if round_.status != Round.Status.OPEN:
+            raise FloorRefused(
+                f'"No more bets" at {round_}',
+                [f"{round_} is {round_.get_status_display().lower()}"],
+            )
+        wagering_close(round_, by=by, now=now, source=source)
+        return round_
+
+
+# --- the result -----------------------------------------------------------------------------
+
+
+def result_enter(
+    round_: Round,
+    event: str,
+    payload: object,
+    *,
+    by: Any,
+    now: datetime,
+    source: str = Source.DEALER,
+) -> Round:
+    """The dice, tiles, settings or a generator's selection; the one that ends the round
+    writes its settlement request in the same transaction."""
+    permission_check(by, RUN, "enter a result")
+    action = f"{event} at {round_}"
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        if round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+            raise FloorRefused(action, [f"{round_} is {round_.get_status_display().lower()}"])
+        if event not in flow.RESULT_EVENTS[round_.game]:
+            allowed = sorted(flow.RESULT_EVENTS[round_.game])
+            raise FloorRefused(action, [f"{event!r} is not a result here; these are: {allowed}"])
+        refusals = device_gates.result_refusals(round_, event, payload, by)
+        if refusals:
+            raise FloorRefused(action, refusals)
+        payload = _with_generator_number(round_, event, payload)
+        if round_.status == Round.Status.OPEN:
+            wagering_close(round_, by=by, now=now, source=source)
+        # § 625a.7(b): with the illumination device down the round is still settled, and
+        # then gaming at the table ceases until the device is fixed.
+        unlit = round_.game == "sic_bo" and device_gates.illumination_down(round_.table)
+        _, state = event_step(
+            round_, event, payload, action, by=by, now=now, source=source,
+            cite=device_gates.ILLUMINATION_DOWN if unlit else "",
+        )  # fmt: skip
+        if round_ends(round_, event, state):
+            round_.status, round_.result_at = Round.Status.RESULT_ENTERED, now
+            round_.save(update_fields=["status", "result_at"])
+            request = SettlementRequest.objects.create(
+                round=round_, created_at=now, sent_at=now, sends=1
+            )
+            transaction.on_commit(lambda: requests_send([request.pk]), robust=True)
+            if unlit:
+                table_suspend_by_rule(round_.table, now=now)
+        return round_
+
+
+def generator_number_post(
+    round_: Round, number: object, *, by: Any, now: datetime, source: str = Source.DEVICE
+) -> Round:
+    """The Pai Gow generator's number for this round (§ 621a.6(a)(1)): "no more bets", then
+    the number, which the dealer's deal from the stacks then uses (§ 621a.6(b), (c))."""
+    permission_check(by, RUN, "post a starting number")
+    action = f"The generator's number at {round_}"
+    source = _source(by, source)
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        reasons = []
+        if round_.game != "pai_gow":
+            reasons.append(f"{round_} is not a Pai Gow round")
+        elif round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+            reasons.append(f"{round_} is {round_.get_status_display().lower()}")
+        elif not is_device(by) or by.kind != "pai_gow_rng":
+            reasons.append("the number is posted by the table's random number generator")
+        elif by.table_id != round_.table_id:
+            reasons.append(f"{by} serves {by.table.number}, not {round_.table.number}")
+        elif by.status != by.Status.ACTIVE:
+            reasons.append(f"{by} is {by.get_status_display().lower()}: its number is not taken")
+        elif round_.events.filter(event__in=("rng_number", "deal")).exists():
+            reasons.append("this round's starting position is already given")
+        elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            reasons.append("the number must be a whole number from 1 (§ 621a.6(c))")
+        if reasons:
+            raise FloorRefused(action, reasons)
+        if round_.status == Round.Status.OPEN:
+            wagering_close(round_, by=by, now=now, source=source)
+        event_append(round_, "rng_number", number, by, now, source, device_gates.STARTING_POSITION)
+        return round_
+
+
+def _with_generator_number(round_: Round, event: str, payload: object) -> object:
+    """A Pai Gow deal from the stacks, given neither dice nor a number, takes the number
+    the generator posted for the round."""
+    if round_.game != "pai_gow" or event != "deal" or not isinstance(payload, Mapping):
+        return payload
+    if "stacks" not in payload or "dice" in payload or "rng" in payload:
+        return payload
+    number = device_gates.generator_number(round_)
+    return payload if number is None else {**payload, "rng": number}
+
+
+def no_roll(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
+    """A "no roll": in Sic Bo every wager is returned (§ 625a.7(a)); elsewhere the throw does
+    not count and the dice are thrown again, no wager touched (§ 623a.8(b), § 661a.5(b),
+    § 675a.4(b), § 621a.10(a))."""
+    if round_.game in flow.NO_ROLL_IN_ENGINE:
+        return result_enter(round_, "no_roll", True, by=by, now=now, source=source)
+    permission_check(by, RUN, 'call "no roll"')
+    action = f'"No roll" at {round_}'
+    with transaction.atomic():
+        round_ = round_locked(round_)
+        if round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+            raise FloorRefused(action, [f"{round_} is {round_.get_status_display().lower()}"])
+        if round_.status == Round.Status.OPEN:
+            wagering_close(round_, by=by, now=now, source=source)
+        event_append(round_, "no_roll", True, by, now, source, flow.NO_ROLL_RETHROW[round_.game])
+        return round_
+
+
+def round_void(
+    round_: Round, section: str, *, by: Any, now: datetime, source: str = Source.DEALER
+) -> Round:
+    """Void the round and return every wager, under the section that says so
+    (§ 625a.7(c): the automated Sic Bo shaker fails; § 621a.10(c), (e): Pai Gow)."""
+    voids = flow.VOIDS.get(round_.game, {})
+    if section not in voids:
+        allowed = ", ".join(f"§ {s}" for s in voids) or "none"
+        raise FloorRefused(
+            f"Voiding {round_}", [f"§ {section} voids no {round_.game} round; here: {allowed}"]
+        )
+    event, payload = voids[section]
+    return result_enter(round_, event, payload, by=by, now=now, source=source)
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _source(by: Any, source: str) -> str:
+    return Source.DEVICE if is_device(by) else source
