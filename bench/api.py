@@ -716,7 +716,7 @@ def in_process(floor: Floor, args: argparse.Namespace) -> tuple[list[Counted], l
 def replay_ms(round_id: int, times: int = 15) -> float:
     """What in_play (the round's events read and played through the engine) takes, median."""
     from games.models import Round
-    from games.services.rounds import in_play
+    from games.services.round_state import in_play
 
     round_ = Round.objects.get(pk=round_id)
     spent = []

@@ -20,7 +20,7 @@ from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
 from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import engine_get
-from games.services.rounds import in_play, state_in
+from games.services.round_state import in_play, state_in
 from gaming.rounds import generator_number_post, result_enter, round_open, wagers_place
 
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))

@@ -11,7 +11,7 @@ from decimal import Decimal
 from games.models import Resolution, Round
 from games.replay import play, rules_hash
 from games.rules.registry import engine_get
-from games.services.rounds import state_after_replayed
+from games.services.round_state import state_after_replayed
 
 
 @dataclass(frozen=True)

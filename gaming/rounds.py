@@ -24,13 +24,13 @@ from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
 from games.services import ledger
 from games.services.outbox import requests_send
+from games.services.round_state import round_locked, round_now
 from games.services.rounds import (
     PLAYER_MAX_LENGTH,
     RUN,
     event_append,
     event_step,
     round_ends,
-    round_locked,
     wager_row,
     wagering_check,
     wagering_close,
@@ -90,7 +90,7 @@ def wagers_place(
         round_ = round_locked(round_)
         if not isinstance(wagers, Sequence) or isinstance(wagers, str) or not wagers:
             raise FloorRefused(action, ["wagers must be a non-empty list"])
-        taken = round_.wagers.count()
+        taken = round_now(round_).wagers
         refusals = device_gates.extra_roll_refusals(round_, wagers, by, first=taken + 1)
         if refusals:
             raise FloorRefused(action, refusals)
@@ -100,7 +100,9 @@ def wagers_place(
             for index, wager in enumerate(wagers)
         ]
         payload = [row.as_engine_wager() for row in rows]
-        event, _ = event_step(round_, "wagers", payload, action, by=by, now=now, source=source)
+        event, _ = event_step(
+            round_, "wagers", payload, action, by=by, now=now, source=source, wagers=len(rows)
+        )
         Wager.objects.bulk_create(rows)
         ledger.placement_post(round_, rows, event, by=acting_person(by), now=now)
         return rows

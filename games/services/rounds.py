@@ -7,11 +7,8 @@ nothing is written.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from django.db.models import Max
 
 from casino.actors import acting_person, is_device
 from casino.models import Table
@@ -19,78 +16,16 @@ from casino.rules.text import shown_name
 from casino.services.errors import FloorRefused
 from games import flow
 from games.models import Round, RoundEvent, Wager
-from games.replay import Played, play, state_loads
 from games.rules.core import MalformedInput, Rejection
-from games.rules.core.engine import Engine
 from games.rules.core.money import parse_amount
 from games.rules.registry import engine_get
+from games.services.round_state import now_moved, round_now, state_after
 
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
 WAGER_FIELDS = frozenset({"player", "kind", "amount", "on", "seat", "position"})
 PLAYER_MAX_LENGTH = Wager._meta.get_field("player").max_length  # as LedgerLine.player
 Source = RoundEvent.Source
-
-
-@dataclass(frozen=True)
-class InPlay:
-    """A round's engine and options, its recorded events, what each engine event did, and
-    the state they lead to."""
-
-    engine: Engine
-    options: Any
-    events: list[RoundEvent]
-    played: list[Played]
-    state: Any
-
-
-def in_play(round_: Round) -> InPlay:
-    """Play the round's recorded events from the state it started in (the one path the web
-    process, the settlement worker and the demo dealer share)."""
-    engine = engine_get(round_.game)
-    options = engine.parse_options(round_.options)
-    events = list(round_.events.order_by("seq"))
-    state, played = play(engine, options, state_in(round_), _triples(events))
-    return InPlay(engine, options, events, played, state)
-
-
-def state_in(round_: Round) -> Any:
-    """The engine state the round started in: the previous round's, or a fresh table's."""
-    if round_.previous is not None:
-        return state_after(round_.previous)
-    engine = engine_get(round_.game)
-    return engine.new_state(engine.parse_options(round_.options))
-
-
-def state_after(round_: Round) -> Any:
-    """The engine state after a settled round: its cache, or its chain's events if the cache
-    cannot be read (written by another engine version)."""
-    if round_.state_after:
-        try:
-            return state_loads(bytes(round_.state_after))
-        except Exception:
-            pass
-    return state_after_replayed(round_)
-
-
-def state_after_replayed(round_: Round) -> Any:
-    """The state after a round, from its chain's events alone (the cache not trusted)."""
-    chain = [round_]
-    while chain[-1].previous_id is not None:
-        chain.append(Round.objects.get(pk=chain[-1].previous_id))
-    state = None
-    for member in reversed(chain):
-        engine = engine_get(member.game)
-        options = engine.parse_options(member.options)
-        if state is None:
-            state = engine.new_state(options)
-        events = member.events.order_by("seq")
-        state, _ = play(engine, options, state, _triples(events))
-    return state
-
-
-def _triples(events) -> list[tuple[int, str, object]]:
-    return [(e.seq, e.event, e.payload) for e in events]
 
 
 def working_wagers(table: Table) -> tuple[str, ...]:
@@ -150,11 +85,6 @@ def wager_row(round_: Round, wager: object, ref: str, index: int, now: datetime)
     )
 
 
-def round_locked(round_: Round) -> Round:
-    """The round, locked for this transaction, with its table."""
-    return Round.objects.select_for_update().select_related("table").get(pk=round_.pk)
-
-
 def wagering_check(round_: Round, action: str) -> None:
     """FloorRefused unless the round is open for wagers at an open table."""
     reasons = []
@@ -183,16 +113,21 @@ def event_step(
     now: datetime,
     source: str,
     cite: str = "",
+    wagers: int = 0,
 ) -> tuple[RoundEvent, Any]:
-    """Step the engine; refuse with its words, or record the event (and give the state)."""
-    current = in_play(round_)
+    """Step the engine from where the round stands; refuse with its words, or record the
+    event (and give the state). `wagers`: how many wagers the event places."""
+    current = round_now(round_)
     try:
         state, outcome = current.engine.step(current.options, current.state, event, payload)
     except MalformedInput as error:
         raise FloorRefused(action, [str(error)]) from None
     if outcome.rejected:
         raise FloorRefused(action, [rejection_text(r) for r in outcome.rejected])
-    return event_append(round_, event, payload, by, now, source, cite), state
+    appended = event_append(
+        round_, event, payload, by, now, source, cite, state=state, wagers=wagers
+    )
+    return appended, state
 
 
 def rejection_text(rejection: Rejection) -> str:
@@ -202,13 +137,23 @@ def rejection_text(rejection: Rejection) -> str:
 
 
 def event_append(
-    round_: Round, event: str, payload: object, by: Any, now: datetime, source: str, cite: str
+    round_: Round,
+    event: str,
+    payload: object,
+    by: Any,
+    now: datetime,
+    source: str,
+    cite: str,
+    *,
+    state: Any = None,
+    wagers: int = 0,
 ) -> RoundEvent:
-    """Record the round's next event as given, by a person or a device."""
-    last = round_.events.aggregate(last=Max("seq"))["last"] or 0
+    """Record the round's next event as given, by a person or a device; `state` is the
+    engine's after it (None: unchanged), `wagers` how many wagers it places."""
+    moved = now_moved(round_, state=state, wagers=wagers)
     return RoundEvent.objects.create(
         round=round_,
-        seq=last + 1,
+        seq=moved.seq,
         event=event,
         payload=payload,
         source=source,

@@ -24,7 +24,7 @@ from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementR
 from games.models.outbox import ERROR_LENGTH
 from games.replay import Played, rules_hash, state_dumps
 from games.services.ledger import Posting, decision_postings, entry_post, house_side
-from games.services.rounds import in_play
+from games.services.round_state import in_play
 
 Account = LedgerLine.Account
 Kind = SettlementRequest.FailureKind

@@ -30,7 +30,7 @@ from devices.gates import table_needs
 from devices.models import Device, DeviceEvent
 from devices.services import device_return_to_service, fault_clear
 from games.models import LedgerLine, Resolution, Round, RoundEvent
-from games.services.rounds import in_play
+from games.services.round_state import in_play
 from gaming.devices import device_out_of_order, devices_watch, fault_report
 from gaming.rounds import generator_number_post, result_enter, round_open, wagers_place
 from gaming.tables import table_open

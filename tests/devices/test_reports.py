@@ -25,7 +25,7 @@ from casino.models import Table
 from devices import signing
 from devices.models import Device
 from games.models import LedgerLine, Resolution, Round, RoundEvent, Wager
-from games.services.rounds import in_play
+from games.services.round_state import in_play
 from gaming.devices import device_out_of_order, fault_report
 from tests.casino.floor_fixtures import T0, operations
 from tests.devices.conftest import Clock

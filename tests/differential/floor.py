@@ -33,7 +33,8 @@ from games.replay import engine_events
 from games.rules.core import format_money
 from games.rules.registry import engine_get
 from games.scenario import run_scenario
-from games.services.rounds import state_after_replayed, working_wagers
+from games.services.round_state import state_after_replayed
+from games.services.rounds import working_wagers
 from games.services.settlement import round_settle
 from gaming.rounds import (
     generator_number_post,

@@ -27,7 +27,8 @@ from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.craps import bets
 from games.rules.pai_gow.tiles import TILE_SET
 from games.rules.registry import engine_get
-from games.services.rounds import close_refusals, state_after_replayed, state_in
+from games.services.round_state import state_after_replayed, state_in
+from games.services.rounds import close_refusals
 from tests.casino.floor_fixtures import T0
 from tests.games.round_fixtures import (
     D,
