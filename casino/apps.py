@@ -8,12 +8,13 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: models are importable only once the registry is ready.
-        from casino import audit
+        from casino import audit, floor_cache
         from casino.api import sign_in  # noqa: F401  (its signal receivers)
         from casino.demo_accounts import demo_accounts_disable
         from casino.roles import roles_sync
 
         audit.connect()
+        floor_cache.connect()  # the floor snapshot's version, bumped by every change it shows
         post_migrate.connect(roles_sync, dispatch_uid="casino-roles")
         # Every release migrates: a demo account in a production database is disabled.
         post_migrate.connect(demo_accounts_disable, sender=self, dispatch_uid="casino-demo-off")
