@@ -12,6 +12,7 @@ alert at its table (`settlement_alert`): its round is the table's round in progr
 stays "result entered"), so the alert comes with that round's row, in no query of its own.
 """
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -26,6 +27,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from rest_framework.renderers import JSONRenderer
 
 from casino import floor_cache
 from casino.models import SetInPlay, Table
@@ -178,17 +180,22 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
     }
 
 
-def floor_read(*, holder_id: int | None = None) -> dict[str, Any]:
-    """The snapshot now, as the page and the API serve it: from the shared cache, at most
-    casino.floor_cache.SECONDS old and rebuilt at once after a change (see that module).
-    `holder_id` bounds it to one certificate holder's tables (an API token's), cached apart:
-    each scope's snapshot is served as built, never filtered per request."""
+def floor_json(*, holder_id: int | None = None) -> bytes:
+    """The snapshot now as JSON (DRF's JSONRenderer's bytes), as the page and the API serve
+    it: from the shared cache, at most casino.floor_cache.SECONDS old and rebuilt at once
+    after a change. `holder_id` bounds it to one certificate holder's tables (an API
+    token's), cached apart: each scope's snapshot is served as built, never filtered."""
 
-    def build() -> dict[str, Any]:
+    def build() -> bytes:
         tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
-        return floor_snapshot(now=timezone.now(), tables=tables)
+        return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
 
-    return floor_cache.cached(floor_cache.holder_scope(holder_id), build)
+    return floor_cache.FLOOR.cached(floor_cache.holder_scope(holder_id), build)
+
+
+def floor_read(*, holder_id: int | None = None) -> dict[str, Any]:
+    """`floor_json`'s snapshot as data (the same as `floor_snapshot`'s: it is JSON-ready)."""
+    return json.loads(floor_json(holder_id=holder_id))
 
 
 class _AdminUrls:
@@ -516,7 +523,7 @@ def floor_data(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
     if not request.user.is_staff or not request.user.has_perm(VIEW):
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
-    return JsonResponse(floor_read())
+    return HttpResponse(floor_json(), content_type="application/json")
 
 
 def admin_links() -> list[tuple[str, str]]:

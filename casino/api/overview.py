@@ -1,14 +1,16 @@
 """Views over more than one record: the live floor, and a game's PAR sheet."""
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.errors import ApiError
 from casino.api.permissions import token_holder_id
-from casino.floor_page import floor_read
+from casino.floor_page import floor_json, floor_read
 from casino.services.par import game_par
 from games.rules.catalog import GAMES_BY_KEY
 
@@ -39,7 +41,11 @@ class FloorView(APIView):
     def get(self, request: Request) -> Response:
         """The floor now; a table whose settlement is stuck has a `settlement_alert`."""
         # A token sees its certificate holder's tables (casino.api.permissions.scoped).
-        return Response(floor_read(holder_id=token_holder_id(request)))
+        holder_id = token_holder_id(request)
+        if isinstance(request.accepted_renderer, JSONRenderer):
+            # The cached bytes are JSONRenderer's own: sent as they are, not parsed again.
+            return HttpResponse(floor_json(holder_id=holder_id), content_type="application/json")
+        return Response(floor_read(holder_id=holder_id))
 
 
 class ParSheetView(APIView):

@@ -1,8 +1,10 @@
 """The floor snapshot in the shared cache (issue 21, casino/floor_cache.py): a change to a
 table, round, set in play or device shows at once, nothing is ever more than a second or
-two behind, and an API token's holder sees only its own tables, from the cache too.
+two behind, and an API token's holder sees only its own tables, from the cache too. Who a
+token acts as is cached the same way (casino/api/auth.py): a revoked token, a role taken
+away, a user deactivated stop at once.
 
-These tests commit (transactional_db): the version is bumped when a change commits, which a
+Most of these tests commit (COMMITS): the version is bumped when a change commits, which a
 test's own rolled-back transaction never does.
 """
 
@@ -12,20 +14,25 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino import floor_cache, floor_page
 from casino.models import CertificateHolder, SetInPlay, Table
-from casino.services.api_tokens import token_issue
+from casino.services.api_tokens import token_issue, token_revoke
 from devices.models import Device
 from gaming.devices import device_out_of_order
 from tests.casino.floor_fixtures import compliant_table, operations, staff
 from tests.games.round_fixtures import opened
 
 M = timedelta(minutes=1)
+# Committed, then emptied: serialized_rollback puts back what the migrations wrote (content
+# types, the roles' groups) for the tests after (as tests/browser does).
+COMMITS = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture
@@ -53,7 +60,7 @@ def young(snapshot: dict[str, Any]) -> bool:
     return timezone.now() - datetime.fromisoformat(snapshot["at"]) < timedelta(seconds=2)
 
 
-@pytest.mark.django_db(transaction=True)
+@COMMITS
 def test_a_change_to_a_round_table_set_or_device_shows_at_once(builds):
     now = timezone.now() - 10 * M
     table = compliant_table("sic_bo", number="SB-01", now=now, open_table=True).table
@@ -84,7 +91,7 @@ def test_a_change_to_a_round_table_set_or_device_shows_at_once(builds):
     assert floor_page.floor_read() == snapshot and len(builds) == 5  # nothing changed since
 
 
-@pytest.mark.django_db(transaction=True)
+@COMMITS
 def test_without_a_change_the_snapshot_is_never_more_than_a_second_old(builds):
     """A device's live heartbeat changes no row: the entry's second runs out instead."""
     compliant_table("sic_bo", number="SB-01", now=timezone.now() - 10 * M)
@@ -96,7 +103,7 @@ def test_without_a_change_the_snapshot_is_never_more_than_a_second_old(builds):
     assert again["at"] > first["at"]
 
 
-@pytest.mark.django_db(transaction=True)
+@COMMITS
 def test_a_holders_token_sees_only_its_tables_from_the_cache(builds):
     now = timezone.now() - 10 * M
     mine = compliant_table("sic_bo", number="SB-01", now=now).table
@@ -121,17 +128,17 @@ def test_a_holders_token_sees_only_its_tables_from_the_cache(builds):
 def test_a_change_not_yet_committed_is_shown_to_its_own_transaction_and_never_cached(builds):
     """Other processes must not see rows that may still roll back."""
     compliant_table("sic_bo", number="SB-01")  # in this test's transaction: not committed
-    version = floor_cache.version()
+    key = f"{floor_cache.FLOOR._prefix()}:entry:{floor_cache.EVERYTHING}"
     assert shown(floor_page.floor_read())["SB-01"]
-    assert cache.get(f"{floor_cache._prefix()}:{version}:{floor_cache.EVERYTHING}") is None
+    assert cache.get(key) is None
     floor_page.floor_read()
     assert len(builds) == 2
 
 
-@pytest.mark.django_db(transaction=True)
+@COMMITS
 def test_one_bump_for_a_transaction_however_many_rows(builds, monkeypatch):
     bumps = []
-    monkeypatch.setattr(floor_cache, "version_bump", lambda: bumps.append(1))
+    monkeypatch.setattr(floor_cache.FLOOR, "bump", lambda: bumps.append(1))
     holder = CertificateHolder.objects.create(name="Bumped Casino")
     assert bumps == [1]  # autocommit: at once
     with transaction.atomic():
@@ -150,3 +157,62 @@ def test_a_cache_that_fails_costs_speed_not_the_floor(builds, monkeypatch):
 
     monkeypatch.setattr(cache, "get", down)
     assert shown(floor_page.floor_read())["SB-01"]["number"] == "SB-01"
+
+
+@COMMITS
+def test_a_transaction_reads_its_own_change_past_the_cache(builds):
+    table = compliant_table("sic_bo", number="SB-01", now=timezone.now() - 10 * M).table
+    assert shown(floor_page.floor_read())["SB-01"]["status"] == "closed"  # cached
+    with transaction.atomic():
+        table.refresh_from_db()
+        table.status = Table.Status.SUSPENDED
+        table.save()
+        assert shown(floor_page.floor_read())["SB-01"]["status"] == "suspended"
+    assert shown(floor_page.floor_read())["SB-01"]["status"] == "suspended"
+
+
+# -- Who a token acts as, from the cache too (casino/api/auth.py) ------------------------
+
+
+@pytest.fixture
+def integrator(builds) -> tuple[Any, Any, APIClient]:
+    """A committed table of the test holder, an integrator and its token's client."""
+    now = timezone.now() - 10 * M
+    table = compliant_table("sic_bo", number="SB-01", now=now).table
+    user = staff("integrator-a", "integrator")
+    token, key = token_issue(user=user, holder=table.holder, name="f", by=operations(), now=now)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return user, token, client
+
+
+@COMMITS
+def test_a_cached_token_reads_the_floor_without_sql(integrator):
+    _, _, client = integrator
+    for _ in range(2):  # the first writes the token's last use, which reads it again
+        assert client.get("/api/v1/floor/").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/api/v1/floor/").status_code == 200
+    assert [q["sql"] for q in queries.captured_queries] == []
+
+
+@COMMITS
+def test_a_revoked_token_stops_at_once(integrator):
+    _, token, client = integrator
+    assert client.get("/api/v1/floor/").status_code == 200
+    token_revoke(token, by=operations(), now=timezone.now())
+    response = client.get("/api/v1/floor/")
+    assert response.status_code == 401 and "revoked" in response.json()["detail"]
+
+
+@COMMITS
+def test_a_role_taken_away_or_a_user_deactivated_stops_at_once(integrator):
+    user, _, client = integrator
+    assert client.get("/api/v1/floor/").status_code == 200
+    user.groups.clear()
+    assert client.get("/api/v1/floor/").status_code == 403
+    user.groups.add(Group.objects.get(name="integrator"))
+    assert client.get("/api/v1/floor/").status_code == 200
+    user.is_active = False
+    user.save()
+    assert client.get("/api/v1/floor/").status_code == 401
