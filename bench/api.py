@@ -11,9 +11,9 @@ Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1
 creates a throwaway database casino_bench_api_<random>, migrates it with `manage.py
 migrate` in a subprocess and drops it at the end, even on an error, Ctrl-C or SIGTERM
 (`--keep` keeps it, and Redis database 12, for inspection, and prints how to drop it).
-Redis database 12 is the benchmark's own: Celery's broker, the cache and the device
-heartbeat store (the broker's, as settings default them); emptied (FLUSHDB) at the start
-and at the end.
+Redis database 12 (`--redis-db`: another when another run shares the machine) is the
+benchmark's own: Celery's broker, the cache and the device heartbeat store (the broker's,
+as settings default them); emptied (FLUSHDB) at the start and at the end.
 
 Setup, not timed, in this process (DJANGO_ENV=development, DJANGO_DEBUG=false: the demo
 loader refuses production): the demo floor (casino.demo.demo_floor_load: 12 tables, 10 of
@@ -1006,7 +1006,12 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep the database and Redis database 12"
     )
+    parser.add_argument(
+        "--redis-db", type=int, default=12, help="the benchmark's own Redis database, emptied (12)"
+    )
     args = parser.parse_args()
+    global REDIS_URL  # read by the cells and the setup
+    REDIS_URL = REDIS_URL.rsplit("/", 1)[0] + f"/{args.redis_db}"
     if args.quick:
         args.seconds, args.warmup, args.samples = 2.0, 1.0, 5
         args.growth = "0,50"
@@ -1055,13 +1060,13 @@ def main() -> None:
         if args.keep:
             print(
                 f"kept: database {name} (drop it: psql -h 127.0.0.1 -U postgres -c"
-                f" 'DROP DATABASE {name} WITH (FORCE)') and Redis database 12"
+                f" 'DROP DATABASE {name} WITH (FORCE)') and Redis database {args.redis_db}"
             )
         else:
             try:
                 redis.Redis.from_url(REDIS_URL).flushdb()
             except redis.RedisError as error:
-                print(f"could not empty Redis database 12: {error}")
+                print(f"could not empty Redis database {args.redis_db}: {error}")
         shutil.rmtree(data_dir, ignore_errors=True)
     if problems:
         print("FAILED:\n  " + "\n  ".join(problems))

@@ -8,12 +8,23 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: models are importable only once the registry is ready.
-        from casino import audit
-        from casino.api import sign_in  # noqa: F401  (its signal receivers)
+        from django.contrib.auth import get_user_model
+        from django.contrib.auth.models import Group
+
+        from casino import audit, floor_cache
+        from casino.api import (
+            auth,
+            sign_in,  # noqa: F401  (its signal receivers)
+        )
         from casino.demo_accounts import demo_accounts_disable
         from casino.roles import roles_sync
 
         audit.connect()
+        floor_cache.FLOOR.connect()  # the floor snapshot's version, bumped by what it shows
+        user = get_user_model()
+        auth.TOKENS.connect(  # who a token acts as: its user's groups and permissions too
+            m2m=(user.groups.through, user.user_permissions.through, Group.permissions.through)
+        )
         post_migrate.connect(roles_sync, dispatch_uid="casino-roles")
         # Every release migrates: a demo account in a production database is disabled.
         post_migrate.connect(demo_accounts_disable, sender=self, dispatch_uid="casino-demo-off")

@@ -12,29 +12,32 @@ alert at its table (`settlement_alert`): its round is the table's round in progr
 stays "result entered"), so the alert comes with that round's row, in no query of its own.
 """
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from rest_framework.renderers import JSONRenderer
 
+from casino import floor_cache
 from casino.models import SetInPlay, Table
 from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
-from casino.services.equipment import set_limit
+from casino.services.equipment import set_limit_of
 from devices.models import Device
-from devices.selectors import seen_attach
+from devices.selectors import Seen, seen_of
 from devices.watch import threshold
 from games import flow
-from games.models import Round, RoundEvent
+from games.models import Round, RoundEvent, SettlementRequest
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
@@ -61,41 +64,102 @@ _VOIDED = "voided"
 
 # -- The snapshot ------------------------------------------------------------------------
 
+# Each query's columns: the snapshot reads values, never model instances (issue 21: building
+# and filling models was half of a read's time).
+_TABLE = (
+    "id",
+    "number",
+    "holder__name",
+    "game",
+    "variant",
+    "status",
+    "status_changed_at",
+    "automated_shaker",
+)
+_REQUEST = (  # the round in progress's settlement request, for its alert
+    "id",
+    "created_at",
+    "sent_at",
+    "sends",
+    "settled_at",
+    "settled_by",
+    "failures",
+    "failure_kind",
+    "error",
+    "first_failed_at",
+    "last_failed_at",
+)
+_CURRENT = (
+    *("id", "table_id", "number", "status", "opened_at", "wager_count", "wagered"),
+    *(f"settlement_request__{name}" for name in _REQUEST),
+)
+_RESULT = ("id", "table_id", "number", "game", "status", "result_at")
+_SET = (
+    "table_id",
+    "composition",
+    "put_in_play_at",
+    "due_at",
+    "warn_from",
+    "limit",
+    "locked_in_automated_shaker",
+    "equipment_set__identifier",
+    "equipment_set__meets_603a_12_c",
+)
+_DEVICE = (
+    "id",
+    "table_id",
+    "kind",
+    "serial_number",
+    "status",
+    "position",
+    "last_seen_at",
+    "status_changed_at",
+)
+_TABLE_STATUS = dict(Table.Status.choices)
+_ROUND_STATUS = dict(Round.Status.choices)
+_DEVICE_STATUS = dict(Device.Status.choices)
+_DEVICE_KIND = dict(Device._meta.get_field("kind").choices)
+
+
+class _Event(NamedTuple):
+    """A result event as `result_text` reads it."""
+
+    event: str
+    payload: Any
+
+
+Row = dict[str, Any]
+
 
 def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> dict[str, Any]:
-    """The floor at `now` as JSON-ready data: {"at": iso, "tables": [...]}."""
+    """The floor at `now` as JSON-ready data: {"at": iso, "tables": [...]}.
+
+    Five flat queries (tables with their last results' ids, rounds in progress, those
+    results, their result events, sets in play, devices) and one read of the heartbeat
+    store per device kind; the views serve it through `floor_read`, from the cache."""
     everything = tables is None
-    rows = list(
-        _with_last_results(Table.objects.all() if tables is None else tables).select_related(
-            "holder"
-        )
-    )
-    by_id = {table.pk: table for table in rows}
+    rows = list(_with_last_results(Table.objects.all() if tables is None else tables))
+    ids = [table["id"] for table in rows]
 
     def mine(queryset: QuerySet) -> QuerySet:
         # The whole floor needs no list of ids (and no IN clause the size of the floor).
-        return queryset if everything else queryset.filter(table_id__in=list(by_id))
+        return queryset if everything else queryset.filter(table_id__in=ids)
 
     current = {
-        round_.table_id: round_
+        round_["table_id"]: round_
         for round_ in mine(Round.objects.filter(status__in=Round.IN_PROGRESS))
-        .defer("options", "state_after")
-        .select_related("settlement_request")
         .annotate(wager_count=Count("wagers"), wagered=Sum("wagers__amount"))
+        .values(*_CURRENT)
     }
     results = _last_results(rows)
-    sets: dict[int, list[SetInPlay]] = {}
-    for row in mine(SetInPlay.objects.filter(removed_at__isnull=True)).select_related(
-        "equipment_set"
-    ):
-        if row.table_id in by_id:
-            row.table = by_id[row.table_id]  # set_limit reads it: no query per set
-            sets.setdefault(row.table_id, []).append(row)
-    devices: dict[int, list[Device]] = {}
-    found = seen_attach(mine(Device.objects.exclude(status=Device.Status.RETIRED)))
-    seen = {device.pk: device.seen.at for device in found}
+    sets: dict[int, list[Row]] = {}
+    for row in mine(SetInPlay.objects.filter(removed_at__isnull=True)).values(*_SET):
+        sets.setdefault(row["table_id"], []).append(row)
+    devices: dict[int, list[Row]] = {}
+    found = list(mine(Device.objects.exclude(status=Device.Status.RETIRED)).values(*_DEVICE))
+    seen = seen_of((d["id"], d["kind"], d["last_seen_at"]) for d in found)
     for device in found:
-        devices.setdefault(device.table_id, []).append(device)
+        devices.setdefault(device["table_id"], []).append(device)
     urls = _AdminUrls()
 
     return {
@@ -104,16 +168,34 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
             _table(
                 table,
                 now,
-                current.get(table.pk),
-                results.get(table.pk, []),
-                sets.get(table.pk, []),
-                devices.get(table.pk, []),
+                current.get(table["id"]),
+                results.get(table["id"], []),
+                sets.get(table["id"], []),
+                devices.get(table["id"], []),
                 seen,
                 urls,
             )
             for table in rows
         ],
     }
+
+
+def floor_json(*, holder_id: int | None = None) -> bytes:
+    """The snapshot now as JSON (DRF's JSONRenderer's bytes), as the page and the API serve
+    it: from the shared cache, at most casino.floor_cache.SECONDS old and rebuilt at once
+    after a change. `holder_id` bounds it to one certificate holder's tables (an API
+    token's), cached apart: each scope's snapshot is served as built, never filtered."""
+
+    def build() -> bytes:
+        tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
+        return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
+
+    return floor_cache.FLOOR.cached(floor_cache.holder_scope(holder_id), build)
+
+
+def floor_read(*, holder_id: int | None = None) -> dict[str, Any]:
+    """`floor_json`'s snapshot as data (the same as `floor_snapshot`'s: it is JSON-ready)."""
+    return json.loads(floor_json(holder_id=holder_id))
 
 
 class _AdminUrls:
@@ -133,7 +215,7 @@ class _AdminUrls:
 
 
 def _with_last_results(tables: QuerySet[Table]) -> QuerySet[Table]:
-    """Each table with the ids of its last LAST_RESULTS rounds with a result.
+    """Each table's columns with the ids of its last LAST_RESULTS rounds with a result.
 
     One index probe each on (table, number), however long the floor's history: ranking
     every round of every table (a window function) would read them all, every poll.
@@ -143,90 +225,101 @@ def _with_last_results(tables: QuerySet[Table]) -> QuerySet[Table]:
         .order_by("-number")
         .values("pk")
     )
-    return tables.annotate(
-        **{f"result_{n}": Subquery(done[n : n + 1]) for n in range(LAST_RESULTS)}
-    )
+    results = {f"result_{n}": Subquery(done[n : n + 1]) for n in range(LAST_RESULTS)}
+    return tables.annotate(**results).values(*_TABLE, *results)
 
 
-def _last_results(tables: Sequence[Table]) -> dict[int, list[Round]]:
-    """Those rounds by table, newest first, with their result events: two queries."""
+def _last_results(tables: Sequence[Row]) -> dict[int, list[Row]]:
+    """Those rounds by table, newest first, each with its result events in order (under
+    "events"): two queries."""
     ids = [
         pk
         for table in tables
         for n in range(LAST_RESULTS)
-        if (pk := getattr(table, f"result_{n}")) is not None
+        if (pk := table[f"result_{n}"]) is not None
     ]
     if not ids:
         return {}
-    events = RoundEvent.objects.filter(event__in=_RESULT_EVENTS).order_by("seq")
-    rounds = (
-        Round.objects.filter(pk__in=ids)
-        .defer("options", "state_after")
-        .order_by("table_id", "-number")
-        .prefetch_related(Prefetch("events", events, to_attr="result_events"))
-    )
-    found: dict[int, list[Round]] = {}
-    for round_ in rounds:
-        found.setdefault(round_.table_id, []).append(round_)
+    events: dict[int, list[_Event]] = {}
+    for event in (
+        RoundEvent.objects.filter(round_id__in=ids, event__in=_RESULT_EVENTS)
+        .order_by("round_id", "seq")
+        .values_list("round_id", "event", "payload")
+    ):
+        events.setdefault(event[0], []).append(_Event(event[1], event[2]))
+    found: dict[int, list[Row]] = {}
+    for round_ in Round.objects.filter(pk__in=ids).order_by("table_id", "-number").values(*_RESULT):
+        round_["events"] = events.get(round_["id"], [])
+        found.setdefault(round_["table_id"], []).append(round_)
     return found
 
 
 def _table(
-    table: Table,
+    table: Row,
     now: datetime,
-    current: Round | None,
-    results: list[Round],
-    sets: list[SetInPlay],
-    devices: list[Device],
-    seen: Mapping[int, datetime | None],
+    current: Row | None,
+    results: list[Row],
+    sets: list[Row],
+    devices: list[Row],
+    seen: Mapping[int, Seen],
     urls: _AdminUrls,
 ) -> dict[str, Any]:
-    game = GAMES_BY_KEY.get(table.game)
-    in_play = {row.composition for row in sets}
+    game = GAMES_BY_KEY.get(table["game"])
+    in_play = {row["composition"] for row in sets}
+    variant = table["variant"]
     return {
-        "id": table.pk,
-        "number": table.number,
-        "holder": table.holder.name,
-        "game": {"key": table.game, "name": game.name if game else table.game},
-        "variant": {"key": table.variant, "name": table.get_variant_display()},
-        "status": table.status,
-        "status_display": table.get_status_display(),
-        "status_changed_at": _iso(table.status_changed_at),
-        "admin_url": urls.change("casino_table", table.pk),
+        "id": table["id"],
+        "number": table["number"],
+        "holder": table["holder__name"],
+        "game": {"key": table["game"], "name": game.name if game else table["game"]},
+        # The variant's name in the table's own game (Table.get_variant_display).
+        "variant": {
+            "key": variant,
+            "name": dict(game.variants).get(variant, variant) if game else variant,
+        },
+        "status": table["status"],
+        "status_display": _TABLE_STATUS.get(table["status"], table["status"]),
+        "status_changed_at": _iso(table["status_changed_at"]),
+        "admin_url": urls.change("casino_table", table["id"]),
         "round": None if current is None else _round(current, urls),
-        "equipment": [_set(row, now) for row in sets],
+        "equipment": [_set(row, table, now) for row in sets],
         "missing_sets": [
             COMPOSITIONS[composition].label
-            for composition in REQUIRED_SETS.get((table.game, table.variant), ())
+            for composition in REQUIRED_SETS.get((table["game"], variant), ())
             if composition not in in_play
         ],
-        "devices": [_device(device, seen.get(device.pk), now, urls) for device in devices],
+        "devices": [_device(device, seen[device["id"]].at, now, urls) for device in devices],
         "last_results": [_result(round_, urls) for round_ in results],
         "settlement_alert": _alert(current, now, urls),
     }
 
 
-def _round(round_: Round, urls: _AdminUrls) -> dict[str, Any]:
+def _round(round_: Row, urls: _AdminUrls) -> dict[str, Any]:
     return {
-        "id": round_.pk,
-        "number": round_.number,
-        "status": round_.status,
-        "status_display": round_.get_status_display(),
-        "opened_at": _iso(round_.opened_at),
-        "wagers": round_.wager_count,
-        "wagered": _amount(round_.wagered),
-        "admin_url": urls.change("games_round", round_.pk),
+        "id": round_["id"],
+        "number": round_["number"],
+        "status": round_["status"],
+        "status_display": _ROUND_STATUS.get(round_["status"], round_["status"]),
+        "opened_at": _iso(round_["opened_at"]),
+        "wagers": round_["wager_count"],
+        "wagered": _amount(round_["wagered"]),
+        "admin_url": urls.change("games_round", round_["id"]),
     }
 
 
-def _alert(current: Round | None, now: datetime, urls: _AdminUrls) -> dict[str, Any] | None:
+def _alert(current: Row | None, now: datetime, urls: _AdminUrls) -> dict[str, Any] | None:
     """The round in progress's stuck settlement, or None."""
-    request = None if current is None else getattr(current, "settlement_request", None)
+    if current is None or current["settlement_request__id"] is None:
+        return None
+    # An unsaved request from the values, for games.services.alerts (a few a floor at most).
+    request = SettlementRequest(
+        **{name: current[f"settlement_request__{name}"] for name in _REQUEST}
+    )
     alert: Alert | None = request_alert(request, now)
     if alert is None:
         return None
     return {
-        "round": {"id": current.pk, "number": current.number},
+        "round": {"id": current["id"], "number": current["number"]},
         "request_id": alert.request_id,
         "status": alert.status,
         "status_display": alert.label,
@@ -241,14 +334,24 @@ def _alert(current: Round | None, now: datetime, urls: _AdminUrls) -> dict[str, 
     }
 
 
-def _set(row: SetInPlay, now: datetime) -> dict[str, Any]:
-    due_at, warn_from, limit = set_limit(row)
+def _set(row: Row, table: Row, now: datetime) -> dict[str, Any]:
+    due_at, warn_from, limit = set_limit_of(
+        game=table["game"],
+        automated_shaker=table["automated_shaker"],
+        composition=row["composition"],
+        locked_in_automated_shaker=row["locked_in_automated_shaker"],
+        meets_603a_12_c=row["equipment_set__meets_603a_12_c"],
+        put_in_play_at=row["put_in_play_at"],
+        due_at=row["due_at"],
+        warn_from=row["warn_from"],
+        limit=row["limit"],
+    )
     # The rules' own reading: in date up to and including the moment the limit runs out.
     state = schedule_state(due_at, due_at - warn_from, now)
     return {
-        "composition": COMPOSITIONS[row.composition].label,
-        "set": row.equipment_set.identifier,
-        "put_in_play_at": _iso(row.put_in_play_at),
+        "composition": COMPOSITIONS[row["composition"]].label,
+        "set": row["equipment_set__identifier"],
+        "put_in_play_at": _iso(row["put_in_play_at"]),
         "due_at": _iso(due_at),
         "warn_from": _iso(warn_from),
         "limit": limit,
@@ -256,54 +359,52 @@ def _set(row: SetInPlay, now: datetime) -> dict[str, Any]:
     }
 
 
-def _device(
-    device: Device, seen: datetime | None, now: datetime, urls: _AdminUrls
-) -> dict[str, Any]:
+def _device(device: Row, seen: datetime | None, now: datetime, urls: _AdminUrls) -> dict[str, Any]:
     ago = None if seen is None else max(0, int((now - seen).total_seconds()))
     return {
-        "id": device.pk,
-        "kind": device.get_kind_display(),
-        "serial": device.serial_number,
-        "status": device.status,
-        "status_display": device.get_status_display(),
-        "position": device.position,
+        "id": device["id"],
+        "kind": _DEVICE_KIND.get(device["kind"], device["kind"]),
+        "serial": device["serial_number"],
+        "status": device["status"],
+        "status_display": _DEVICE_STATUS.get(device["status"], device["status"]),
+        "position": device["position"],
         "last_seen_at": _iso(seen),
         "seconds_since_seen": ago,
         "health": _health(device, seen, now),
-        "admin_url": urls.change("devices_device", device.pk),
+        "admin_url": urls.change("devices_device", device["id"]),
     }
 
 
-def _health(device: Device, seen: datetime | None, now: datetime) -> str:
+def _health(device: Row, seen: datetime | None, now: datetime) -> str:
     """ok: active and heard from within its kind's allowance; down: faulted or out of
     order; stale: anything else (silent, never heard from, or marked stale)."""
-    if device.status in (Device.Status.FAULTED, Device.Status.OUT_OF_ORDER):
+    if device["status"] in (Device.Status.FAULTED, Device.Status.OUT_OF_ORDER):
         return DOWN
-    if device.status != Device.Status.ACTIVE:
+    if device["status"] != Device.Status.ACTIVE:
         return STALE
     # The watch may not have run yet: judge the silence at `now`, as it would.
-    last = seen or device.status_changed_at
-    return OK if (now - last).total_seconds() <= threshold(device.kind)[2] else STALE
+    last = seen or device["status_changed_at"]
+    return OK if (now - last).total_seconds() <= threshold(device["kind"])[2] else STALE
 
 
-def _result(round_: Round, urls: _AdminUrls) -> dict[str, Any]:
-    text, voided = result_text(round_.game, round_.result_events)
-    status = _VOIDED if voided else round_.status
+def _result(round_: Row, urls: _AdminUrls) -> dict[str, Any]:
+    text, voided = result_text(round_["game"], round_["events"])
+    status = _VOIDED if voided else round_["status"]
     return {
-        "id": round_.pk,
-        "number": round_.number,
+        "id": round_["id"],
+        "number": round_["number"],
         "result": text,
         "status": status,
-        "status_display": "Voided" if voided else round_.get_status_display(),
-        "at": _iso(round_.result_at),
-        "admin_url": urls.change("games_round", round_.pk),
+        "status_display": "Voided" if voided else _ROUND_STATUS.get(status, status),
+        "at": _iso(round_["result_at"]),
+        "admin_url": urls.change("games_round", round_["id"]),
     }
 
 
 # -- A result, readably ------------------------------------------------------------------
 
 
-def result_text(game: str, events: Iterable[RoundEvent]) -> tuple[str, bool]:
+def result_text(game: str, events: Iterable[RoundEvent | _Event]) -> tuple[str, bool]:
     """A round's result in a few words (dice "3-4-5", a Pai Gow starting position), and
     whether the round was voided; from its result events in order."""
     events = list(events)
@@ -352,7 +453,7 @@ def _throw_text(game: str, payload: object) -> str:
     return _dice(payload)
 
 
-def _pai_gow_text(events: list[RoundEvent]) -> str:
+def _pai_gow_text(events: list[RoundEvent | _Event]) -> str:
     deal = next((e for e in events if e.event == "deal"), None)
     if deal is None or not isinstance(deal.payload, Mapping):
         return "not dealt"
@@ -402,7 +503,7 @@ def floor_page(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(request.get_full_path(), reverse("admin:login"))
     if not request.user.has_perm(VIEW):
         raise PermissionDenied(f"{request.user} may not view the floor (needs {VIEW})")
-    snapshot = floor_snapshot(now=timezone.now())
+    snapshot = floor_read()
     context = {
         "tables": [_for_page(table, snapshot["at"]) for table in snapshot["tables"]],
         "summary": summary(snapshot),
@@ -422,7 +523,7 @@ def floor_data(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
     if not request.user.is_staff or not request.user.has_perm(VIEW):
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
-    return JsonResponse(floor_snapshot(now=timezone.now()))
+    return HttpResponse(floor_json(), content_type="application/json")
 
 
 def admin_links() -> list[tuple[str, str]]:

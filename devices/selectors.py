@@ -24,22 +24,31 @@ def seen_attach(devices: Iterable[Device]) -> list[Device]:
     """Each device with `.seen`: one read of the store per kind listed (none for the
     embedded store, which writes the row itself: the row is the live time)."""
     devices = list(devices)
+    seen = seen_of((device.pk, device.kind, device.last_seen_at) for device in devices)
+    for device in devices:
+        device.seen = seen[device.pk]
+    return devices
+
+
+def seen_of(devices: Iterable[tuple[int, str, datetime | None]]) -> dict[int, Seen]:
+    """`Seen` by device id, from (id, kind, the row's last_seen_at) values: what
+    `seen_attach` reads, for callers that read values rather than Device rows."""
+    devices = list(devices)
     if isinstance(heartbeat_store.store(), heartbeat_store.DatabaseStore):
-        for device in devices:
-            device.seen = Seen(device.last_seen_at, live=True)
-        return devices
+        return {pk: Seen(last_seen_at, live=True) for pk, _, last_seen_at in devices}
     heard: dict[int, float] = {}
     unreachable = False
-    for kind in sorted({device.kind for device in devices}):
+    for kind in sorted({kind for _, kind, _ in devices}):
         try:
             heard.update(heartbeat_store.store().seen(kind))
         except heartbeat_store.StoreUnavailable:
             unreachable = True
-    for device in devices:
-        moment = heard.get(device.pk)
+    found: dict[int, Seen] = {}
+    for pk, _, last_seen_at in devices:
+        moment = heard.get(pk)
         if moment is not None:
             at = datetime.fromtimestamp(moment, tz=timezone.get_current_timezone())
-            device.seen = Seen(at, live=True)
+            found[pk] = Seen(at, live=True)
         else:
-            device.seen = Seen(device.last_seen_at, live=False, unreachable=unreachable)
-    return devices
+            found[pk] = Seen(last_seen_at, live=False, unreachable=unreachable)
+    return found

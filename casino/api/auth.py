@@ -2,12 +2,19 @@
 
 The token's user gives the role (its groups); the token's certificate holder bounds what
 it sees and changes (casino/api/permissions.py). A revoked token stops at once.
+
+Who a key acts as is kept in the shared cache (`TOKENS`, casino/versioned.py), the user
+with its permissions read (issue 21: three queries a request were most of a floor read):
+a change to any token, user, group, permission, a user's groups or permissions, or a
+holder bumps its version when it commits, so a revoked token, a deactivated user or a
+role taken away still stops at once.
 """
 
 import hmac
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -16,9 +23,21 @@ from rest_framework.request import Request
 from casino.demo_accounts import demo_account_refused
 from casino.models import ApiToken
 from casino.models.api import TOKEN_PREFIX, key_hash
+from casino.versioned import VersionedCache
 
 # last_used_at is written at most this often, so reading the floor writes no row.
 LAST_USED_EVERY = timedelta(minutes=1)
+TOKENS = VersionedCache(
+    "api-token",
+    watched=(
+        "casino.ApiToken",
+        "casino.CertificateHolder",
+        settings.AUTH_USER_MODEL,
+        "auth.Group",
+        "auth.Permission",
+    ),
+    seconds=LAST_USED_EVERY.total_seconds(),
+)
 
 
 class TokenAuthentication(authentication.BaseAuthentication):
@@ -45,7 +64,7 @@ def token_user(key: str) -> tuple[Any, ApiToken]:
     key_id, _, secret = rest.partition("_")
     if prefix != TOKEN_PREFIX or not key_id or not secret:
         raise exceptions.AuthenticationFailed("the token is not of the form cft_<id>_<secret>")
-    token = ApiToken.objects.select_related("user", "holder").filter(key_id=key_id).first()
+    token = TOKENS.cached(key_id, lambda: _token_load(key_id))
     if token is None or not hmac.compare_digest(token.key_hash, key_hash(secret)):
         raise exceptions.AuthenticationFailed("unknown token")
     if token.revoked_at is not None:
@@ -57,7 +76,17 @@ def token_user(key: str) -> tuple[Any, ApiToken]:
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        TOKENS.changed()  # update() sends no signal: the cached copy's time is read again
     return token.user, token
+
+
+def _token_load(key_id: str) -> ApiToken | None:
+    """The token with its user and holder, the user's permissions read (ModelBackend keeps
+    them on the user, so the cached user answers has_perm without a query)."""
+    token = ApiToken.objects.select_related("user", "holder").filter(key_id=key_id).first()
+    if token is not None:
+        token.user.get_all_permissions()
+    return token
 
 
 class TokenScheme(OpenApiAuthenticationExtension):

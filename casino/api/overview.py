@@ -1,16 +1,16 @@
 """Views over more than one record: the live floor, and a game's PAR sheet."""
 
-from django.utils import timezone
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.errors import ApiError
-from casino.api.permissions import scoped
-from casino.floor_page import floor_snapshot
-from casino.models import Table
+from casino.api.permissions import token_holder_id
+from casino.floor_page import floor_json, floor_read
 from casino.services.par import game_par
 from games.rules.catalog import GAMES_BY_KEY
 
@@ -40,8 +40,12 @@ class FloorView(APIView):
     @extend_schema(responses={200: FLOOR_RESPONSE})
     def get(self, request: Request) -> Response:
         """The floor now; a table whose settlement is stuck has a `settlement_alert`."""
-        tables = scoped(Table.objects.all(), request, "holder")
-        return Response(floor_snapshot(now=timezone.now(), tables=tables))
+        # A token sees its certificate holder's tables (casino.api.permissions.scoped).
+        holder_id = token_holder_id(request)
+        if isinstance(request.accepted_renderer, JSONRenderer):
+            # The cached bytes are JSONRenderer's own: sent as they are, not parsed again.
+            return HttpResponse(floor_json(holder_id=holder_id), content_type="application/json")
+        return Response(floor_read(holder_id=holder_id))
 
 
 class ParSheetView(APIView):

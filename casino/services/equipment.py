@@ -130,12 +130,38 @@ def set_limit(row: SetInPlay) -> tuple[datetime, datetime, str]:
     (§ 625a.2(b)). The gate, the beat and the admin all ask here.
     """
     table = row.table
-    locked = row.locked_in_automated_shaker and table.automated_shaker
-    schedule = schedule_for(table.game, row.composition, locked, row.equipment_set.meets_603a_12_c)
-    due_now = schedule.due_at(row.put_in_play_at, timezone.get_default_timezone())
-    if due_now < row.due_at:
+    return set_limit_of(
+        game=table.game,
+        automated_shaker=table.automated_shaker,
+        composition=row.composition,
+        locked_in_automated_shaker=row.locked_in_automated_shaker,
+        meets_603a_12_c=row.equipment_set.meets_603a_12_c,
+        put_in_play_at=row.put_in_play_at,
+        due_at=row.due_at,
+        warn_from=row.warn_from,
+        limit=row.limit,
+    )
+
+
+def set_limit_of(
+    *,
+    game: str,
+    automated_shaker: bool,
+    composition: str,
+    locked_in_automated_shaker: bool,
+    meets_603a_12_c: bool,
+    put_in_play_at: datetime,
+    due_at: datetime,
+    warn_from: datetime,
+    limit: str,
+) -> tuple[datetime, datetime, str]:
+    """`set_limit` from the row's values (the floor snapshot reads values, not models)."""
+    locked = locked_in_automated_shaker and automated_shaker
+    schedule = schedule_for(game, composition, locked, meets_603a_12_c)
+    due_now = schedule.due_at(put_in_play_at, timezone.get_default_timezone())
+    if due_now < due_at:
         return due_now, due_now - schedule.warn_before, f"{schedule.label} ({schedule.cite})"
-    return row.due_at, row.warn_from, row.limit
+    return due_at, warn_from, limit
 
 
 def _start(table: Table, equipment_set: EquipmentSet, by: Any, now: datetime) -> SetInPlay:
