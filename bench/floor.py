@@ -1,0 +1,861 @@
+"""A whole floor, simulated: N tables dealt at a dealer's cadence through the REST API, settled
+by real Celery workers, the devices beating through `manage.py simulate_devices`.
+
+    .venv/bin/python bench/floor.py [--tables 1,20,100] [--seconds 120] [--period 30,60]
+        [--speed 1] [--dealers 2] [--idle 10] [--concurrency 2] [--web 5] [--quick] [--keep]
+
+Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379: a
+throwaway database casino_bench_floor_<random> (dropped at the end unless --keep) and Redis
+database 10 (the broker, the cache and the heartbeat store; emptied at the start and end).
+
+Setup, not timed: the demo floor (casino.demo.demo_floor_load), then max(--tables) tables
+copied from its tables in turn (TEMPLATES: every game, Mini-Craps, the automated Sic Bo
+shaker, the Pai Gow generator, High Roll Dice's Extra Roll devices, the electronic Craps
+table): the table, its box location approval, its sets in play (put in play an hour ago) and
+inspections as settlement.py copies them, and its devices registered through
+`device_register`, each saying hello once. The token comes from `manage.py api_token_issue`.
+The stack is the one deploy/ runs: gunicorn (bench/api.py's gunicorn_start), a settlement
+worker (bench/settlement.py's workers_start), the monitoring worker with beat
+(bench/heartbeats.py's worker_start) and `manage.py simulate_devices --reports --quiet none`.
+
+Timed: first --idle seconds with nothing dealt (the devices beat: the idle CPU), then, for
+each count in --tables, the first N tables dealt for --seconds by --dealers processes (a
+thread a table, one HTTP connection each). A table's round every --period seconds (a
+random length between the two; divided by --speed): open the round, the six players'
+wagers one player at a time over half the round (games.demo_rounds.PLANS; Craps here: pass,
+field, a place and a hardway; whatever the engine refuses is dropped and the rest offered
+again, as demo_rounds does), no more bets, the result (an automated shaker's dice and a
+generator's number come from simulate_devices), Pai Gow's settings by the house way and
+the reveal; then the dealer polls the round until it is settled. Every request's answer and
+time are kept; a probe sends GET /health/ every 0.5 s beside the dealers (the API baseline).
+
+Reported per N: rounds dealt, result to settled (the round's result_at to settled_at,
+p50/p99), the API's p99 (all requests, wagers), /health/'s p99 beside it, the heartbeat lag
+(now - the store's last heartbeat, sampled every second over every device, p99, and p99 of
+lag / the device's own interval), devices gone stale, and the CPU (/proc) of web (gunicorn),
+workers (settlement, monitoring and beat), devices (the simulator), db (this database's
+PostgreSQL backends), redis (INFO: the whole server) and the dealers, next to the idle
+floor's and the machine's (/proc/stat: everyone's). The machine is shared: compare ratios.
+
+Checks (exit 1): every round dealt is settled, each wager resolved at most once, one
+settlement entry a round, every ledger entry of these rounds sums to zero, each player's
+lines equal the resolution's net, no 5xx and no failed connection. --quick: 3 tables at
+--speed 20 for 8 s, the same checks.
+"""
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import psycopg  # noqa: E402 - after sys.path, like the other benchmarks
+import redis  # noqa: E402
+from api import CLOCK_TICK, Sampler, gunicorn_start, machine_busy, redis_cpu  # noqa: E402
+from engines import machine  # noqa: E402 - bench/ is not a package: found through sys.path
+from heartbeats import RUNNING, children, group_start, group_stop, tail, worker_start  # noqa: E402
+from settlement import (  # noqa: E402
+    CHECKS,
+    BenchFailure,
+    clone,
+    database_create,
+    database_drop,
+    django_ready,
+    project_env,
+    workers_start,
+    workers_stop,
+)
+from settlement import RUNNING as SETTLING  # noqa: E402
+
+REDIS_URL = "redis://127.0.0.1:6379/10"  # the benchmark's own database: emptied
+INTEGRATOR = "bench-floor"  # the dealers' user: the REST API's integrator role
+# The demo's tables copied in turn (TD-02 is closed with no set; MC-01's copies get sets in date).
+TEMPLATES = ("CR-01", "SB-02", "PG-01", "HR-01", "TD-01", "MC-01", "HR-02", "SB-01", "EC-01",
+             "PG-02", "CR-02")  # fmt: skip
+DEVICE_FIELDS = ("kind", "manufacturer", "firmware", "position", "approved_at")  # copied as is
+REF = re.compile(r"^\d+\.(\d+): ")  # a refused wager's would-be ref, ROUND.N
+SETTLE_WAIT = 60.0  # seconds a dealer (and the checks) wait for a round to be settled
+
+
+# --- setup: the floor, copied through the services -------------------------------------------
+
+
+def tables_make(count: int, now: Any) -> list[dict[str, Any]]:
+    """The demo floor and `count` tables copied from TEMPLATES, each able to start a round."""
+    from django.contrib.auth import get_user_model
+
+    from casino.actors import acting_as
+    from casino.demo import OPS_USERNAME, demo_floor_load
+    from casino.models import EquipmentSet, Table
+    from devices.services import device_register
+    from devices.store import store
+    from gaming.devices import devices_watch
+    from gaming.tables import round_start_refusals
+
+    holder = demo_floor_load(now)
+    ops = get_user_model().objects.get(username=OPS_USERNAME)
+    templates = {t.number: t for t in Table.objects.filter(holder=holder, number__in=TEMPLATES)}
+    made, hour_ago = [], now - timedelta(hours=1)
+    with acting_as(ops):
+        for index in range(count):
+            template = templates[TEMPLATES[index % len(TEMPLATES)]]
+            number = f"{template.number}-{index + 1:03d}"
+            table = clone(template, number=number, status=Table.Status.OPEN)
+            table.status_changed_at = hour_ago - timedelta(hours=1)
+            table.save()
+            clone(template.location_approvals.latest("approved_at"), table=table).save()
+            for row in template.sets_in_play.filter(removed_at__isnull=True):
+                kept = EquipmentSet.objects.get(pk=row.equipment_set_id)
+                copied = clone(kept, identifier=f"{number}-{row.composition}")
+                copied.save()
+                shift = hour_ago - row.put_in_play_at
+                in_play = clone(row, table=table, equipment_set=copied, put_in_play_at=hour_ago)
+                in_play.due_at, in_play.warn_from = row.due_at + shift, row.warn_from + shift
+                in_play.schedule_state = "in_date"
+                in_play.save()
+                for inspection in row.tile_inspections.all():
+                    clone(inspection, set_in_play=in_play, inspected_at=hour_ago).save()
+            for inspection in template.sic_bo_inspections.all():
+                clone(inspection, table=table, inspected_at=hour_ago).save()
+            for device in template.devices.exclude(status="retired"):
+                same = {f: getattr(device, f) for f in DEVICE_FIELDS}
+                serial, reference = device.serial_number, device.approval_reference
+                issued = device_register(
+                    table,
+                    **same,
+                    by=ops,
+                    now=hour_ago,
+                    serial_number=f"{serial}-{index + 1:03d}",
+                    approval_reference=f"{reference}-{index + 1:03d}",
+                )
+                nonce = f"bench-hello-{issued.device.pk}"  # switched on: one heartbeat
+                store().heartbeat(
+                    issued.device.pk, device.kind, issued.key_id, nonce, now.timestamp()
+                )
+            made.append(table)
+    devices_watch(now)
+    for table in made:
+        refusals = round_start_refusals(table, now)
+        if refusals:
+            raise BenchFailure(f"{table.number} may not start a round: {refusals}")
+    return [table_info(t) for t in made]
+
+
+def table_info(table: Any) -> dict[str, Any]:
+    """What a dealer process needs to know of a table (plain values: no database there)."""
+    kinds = set(table.devices.values_list("kind", flat=True))
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "game": table.game,
+        "variant": table.variant,
+        "min": str(table.min_wager),
+        "rng": "pai_gow_rng" in kinds,
+        "shaker": table.automated_shaker and "automated_shaker" in kinds,
+    }
+
+
+def token_issue(env: dict[str, str]) -> str:
+    """An integrator of our own (production refuses the demo's) and its token, as an operator
+    issues it: `manage.py api_token_issue`."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from casino.demo import DEMO_HOLDER, OPS_USERNAME
+
+    integrator = get_user_model().objects.create_user(INTEGRATOR, f"{INTEGRATOR}@example.com")
+    integrator.groups.add(Group.objects.get(name="integrator"))
+    argv = [sys.executable, "manage.py", "api_token_issue", "--user", INTEGRATOR, "--by"]
+    argv += [OPS_USERNAME, "--holder", DEMO_HOLDER, "--name", "bench/floor.py"]
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise BenchFailure(f"api_token_issue exited {done.returncode}: {done.stderr.strip()}")
+    return done.stdout.strip().splitlines()[-1]
+
+
+# --- a dealer: one thread a table, everything through the REST API ---------------------------
+
+
+@dataclass
+class Dealt:
+    """What a dealer process saw: every answer, the rounds dealt, what went wrong."""
+
+    answers: list[tuple[str, float, int]] = field(default_factory=list)  # (what, ms, status)
+    rounds: list[int] = field(default_factory=list)
+    notes: Counter = field(default_factory=Counter)  # what happened on the floor
+    problems: Counter = field(default_factory=Counter)  # what breaks the checks
+    cpu: float = 0.0
+
+
+class Api:
+    """One table's connection to gunicorn; every answer timed; a failed connection retried
+    with the same Idempotency-Key (what the key is for)."""
+
+    def __init__(self, port: int, key: str, dealt: Dealt) -> None:
+        self.port, self.dealt = port, dealt
+        self.headers = {
+            "Host": "127.0.0.1",
+            "Accept": "application/json",
+            "Authorization": f"Bearer {key}",
+        }
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, what: str, path: str, body: object = None, method: str = "POST") -> tuple:
+        headers = dict(self.headers)
+        data = None
+        if method == "POST":
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode() if body is not None else b""
+        for _ in range(3):
+            tick = time.perf_counter()
+            try:
+                self.connection.request(method, path, data, headers)
+                response = self.connection.getresponse()
+                answer = response.read()
+            except (OSError, http.client.HTTPException) as error:
+                self.connection.close()
+                self.dealt.problems[f"failed connection: {type(error).__name__}"] += 1
+                continue
+            self.dealt.answers.append((what, 1e3 * (time.perf_counter() - tick), response.status))
+            if response.will_close:
+                self.connection.close()
+            return response.status, json.loads(answer or b"null")
+        return 0, None
+
+
+def pause_until(moment: float) -> None:
+    time.sleep(max(0.0, moment - time.time()))
+
+
+def craps_plan(round_: Any, rng: random.Random) -> list[dict[str, object]]:
+    """A regular's Craps wagers (demo_rounds' without odds, which need the engine state)."""
+    base = Decimal(round_.options["min_wager"])
+    plan = []
+    for n, player in enumerate(("p1", "p2", "p3", "p4", "p5", "p6"), start=1):
+        for kind in ("pass", "field", f"place:{rng.choice((6, 8))}", f"hard:{rng.choice((4, 8))}"):
+            amount = base * (6 if kind.startswith("place") else rng.choice((1, 2, 4)))
+            wager = {"player": player, "kind": kind, "amount": str(amount)}
+            plan.append({**wager, "seat": n} if round_.table.variant == "mini_craps" else wager)
+    return plan
+
+
+def wagers_offer(api: Api, path: str, wagers: list[dict], before: int, dealt: Dealt) -> list:
+    """One player's wagers, dropping each the engine refuses (by its ref, ROUND.N)."""
+    while wagers:
+        status, answer = api.call("wagers", path + "wagers/", {"wagers": wagers})
+        if status == 201:
+            return answer["wagers"]
+        reasons = (answer or {}).get("reasons", []) if status == 422 else []
+        bad = {int(m.group(1)) - before - 1 for r in reasons if (m := REF.match(r))}
+        if not bad:
+            dealt.notes[f"wagers answered {status}: {str(answer)[:120]}"] += 1
+            return []
+        dealt.notes["wagers refused by the engine, dropped and the rest offered again"] += 1
+        wagers = [w for i, w in enumerate(wagers) if i not in bad]
+    return []
+
+
+def round_wait(api: Api, path: str, done: Any, poll: float = 0.25) -> dict | None:
+    """The round once `done(round)`, polled; None after SETTLE_WAIT."""
+    deadline = time.time() + SETTLE_WAIT
+    while time.time() < deadline:
+        status, round_ = api.call("poll", path, method="GET")
+        if status == 200 and done(round_):
+            return round_
+        time.sleep(poll)
+    return None
+
+
+def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: random.Random):
+    """The dice or tiles, as the table's dealer (or its device) gives them."""
+    from games.rules.high_roll_dice.settlement import read_first_roll
+    from games.rules.pai_gow.deal import deal_from_payload
+    from games.rules.pai_gow.house_way import house_way
+    from games.rules.pai_gow.tiles import TILE_SET, tiles_text
+    from games.rules.registry import engine_get
+
+    def dice(count: int) -> list[int]:
+        return [rng.randint(1, 6) for _ in range(count)]
+
+    def result(event: str, payload: object) -> dict:
+        return api.call("result", path + "result/", {"event": event, "payload": payload})[1]
+
+    game = t["game"]
+    if game == "sic_bo" and t["shaker"]:  # the shaker throws (simulate_devices --reports)
+        round_wait(api, path, lambda r: r["status"] != "closed", poll=0.5)
+    elif game == "sic_bo" or game == "craps":
+        result("throw", dice(3 if game == "sic_bo" else 2))
+    elif game == "three_dice_football":
+        result("throw", {"green": dice(2), "red": rng.randint(1, 6)})
+    elif game == "high_roll_dice":
+        faces = dice(int(round_["options"].get("dice", 10)))
+        if (result("throw", faces) or {}).get("status") == "closed":  # an Extra Roll bought
+            result("extra_roll", dice(read_first_roll(faces).rethrown))
+    else:  # Pai Gow: the deal, each player's setting by the house way, the reveal
+        payload: dict[str, object] = {"dice": dice(3)}
+        if t["rng"]:  # the generator posts the starting number (simulate_devices --reports)
+            seen = round_wait(
+                api, path, lambda r: any(e["event"] == "rng_number" for e in r["events"]), 0.5
+            )
+            numbers = [
+                e["payload"] for e in (seen or {}).get("events", []) if e["event"] == "rng_number"
+            ]
+            if not numbers:
+                api.dealt.notes["no generator number within 60 s (its device stale?)"] += 1
+                return
+            number = numbers[0]
+            payload = {"rng": number}
+        tiles = [str(tile) for tile, count in TILE_SET.items() for _ in range(count)]
+        rng.shuffle(tiles)
+        payload["stacks"] = [tiles[i : i + 4] for i in range(0, 32, 4)]
+        engine = engine_get("pai_gow")
+        positions = {str(w["extra"]["position"]) for w in placed}
+        hands = deal_from_payload(
+            engine.parse_options(round_["options"]), payload, positions, None
+        ).hands
+        result("deal", {k: v for k, v in payload.items() if k != "rng"})
+        settings = {}
+        for wager in placed:
+            setting = house_way(list(hands[str(wager["extra"]["position"])]))
+            settings[wager["ref"]] = {
+                "high": tiles_text(setting.high),
+                "low": tiles_text(setting.low),
+            }
+        result("set", settings)
+        result("reveal", True)
+
+
+def round_deal(t: dict, api: Api, rng: random.Random, start: float, length: float, dealt: Dealt):
+    """One round at the table, from its opening to its settlement."""
+    from games.demo_rounds import PLANS
+
+    status, round_ = api.call("open", "/api/v1/rounds/", {"table": t["id"]})
+    if status != 201:
+        detail = str((round_ or {}).get("detail", round_))
+        if status == 422 and "suspended" in detail:  # a device went stale: its operator reopens
+            reopened = api.call("reopen", f"/api/v1/tables/{t['id']}/open/")[0] == 200
+            dealt.notes[f"a table suspended, {'reopened' if reopened else 'not reopened'}"] += 1
+        else:
+            dealt.notes[f"open answered {status}: {detail[:160]}"] += 1
+        return
+    path = f"/api/v1/rounds/{round_['id']}/"
+    stand_in = SimpleNamespace(
+        options={**round_["options"], "min_wager": t["min"]},
+        game=t["game"],
+        table=SimpleNamespace(variant=t["variant"]),
+    )
+    plan = craps_plan(stand_in, rng) if t["game"] == "craps" else PLANS[t["game"]](stand_in, rng)
+    players: dict[str, list[dict]] = defaultdict(list)
+    for wager in plan:
+        players[str(wager["player"])].append(wager)
+    placed: list[dict] = []
+    # simulate_devices' shaker and generator report 3 s after the opening (REPORT_AFTER),
+    # wagers or not: there the six players wager inside 2 s; elsewhere over half the round.
+    window = min(2.0, length / 2) if t["shaker"] or t["rng"] else length / 2
+    for n, wagers in enumerate(players.values(), start=1):
+        pause_until(start + n * window / len(players))
+        placed += wagers_offer(api, path, wagers, len(placed), dealt)
+    api.call("no more bets", path + "no-more-bets/")
+    result_enter(api, t, path, round_, placed, rng)
+    dealt.rounds.append(round_["id"])
+    if round_wait(api, path, lambda r: r["status"] == "settled") is None:
+        dealt.problems["a round not settled after 60 s (seen by its dealer)"] += 1
+
+
+def table_run(t: dict, port: int, key: str, until: float, period: tuple, seed: int, dealt: Dealt):
+    """The table's rounds, one every `period` (a random length), until `until`."""
+    rng = random.Random(seed)
+    api = Api(port, key, dealt)
+    start = time.time() + rng.uniform(0, period[0])  # the tables' rounds spread out
+    while start < until:
+        pause_until(start)
+        length = rng.uniform(*period)
+        try:
+            round_deal(t, api, rng, start, length, dealt)
+        except Exception as error:  # counted, and the table plays on
+            dealt.problems[f"dealer error: {type(error).__name__}: {str(error)[:120]}"] += 1
+        start = max(start + length, time.time())
+
+
+def health_probe(port: int, until: float, dealt: Dealt) -> None:
+    """GET /health/ every 0.5 s beside the dealers: the API's own baseline."""
+    api = Api(port, "", dealt)
+    while time.time() < until:
+        api.call("health", "/health/", method="GET")
+        time.sleep(0.5)
+
+
+def dealer_main(
+    tables: list[dict], probe: bool, port: int, key: str, until: float, args: Any, sender: Any
+) -> None:
+    """A dealer process: a thread a table (and the probe), its Dealt sent back by pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    each = [Dealt() for _ in tables]  # a Dealt a thread: no counter shared between threads
+    threads = [
+        threading.Thread(
+            target=table_run, args=(t, port, key, until, args.period_s, args.seed + t["id"], one)
+        )
+        for t, one in zip(tables, each, strict=True)
+    ]
+    if probe:
+        each.append(Dealt())
+        threads.append(threading.Thread(target=health_probe, args=(port, until, each[-1])))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    dealt = Dealt()
+    for one in each:
+        dealt.answers += one.answers
+        dealt.rounds += one.rounds
+        dealt.notes.update(one.notes)
+        dealt.problems.update(one.problems)
+    dealt.cpu = time.process_time()
+    sender.send(dealt)
+    sender.close()
+
+
+# --- measuring while the floor plays --------------------------------------------------------
+
+
+class GroupSampler(Sampler):
+    """api.py's Sampler (gunicorn's workers as web, this database's backends as db) and the
+    other process groups: each leader and its children (a pool, beat)."""
+
+    def __init__(self, url: str, web: int, groups: dict[str, list[int]]) -> None:
+        self.groups = groups
+        super().__init__(url, web)
+
+    def pids(self) -> list[tuple[str, int]]:
+        found = [("db" if who == "pg" else who, pid) for who, pid in super().pids()]
+        for name, leaders in self.groups.items():
+            found += [(name, pid) for leader in leaders for pid in (leader, *children(leader))]
+        return found
+
+    def stop(self) -> dict[str, float]:
+        self.halt.set()
+        self.join()
+        self.sample()
+        self.db.close()
+        spent: dict[str, float] = defaultdict(float)
+        for who, ticks in self.last.items():
+            spent[who[0]] += (ticks - self.first[who]) / CLOCK_TICK
+        spent["machine"] = machine_busy() - self.machine
+        return spent
+
+
+class LagSampler(threading.Thread):
+    """Every second, now - each device's last heartbeat in the store (Redis), and that lag
+    over the device's own interval."""
+
+    def __init__(self, devices: dict[int, tuple[str, float]]) -> None:
+        super().__init__(daemon=True)
+        self.devices, self.halt = devices, threading.Event()
+        self.lags: list[float] = []
+        self.ratios: list[float] = []
+        self.unheard = 0
+
+    def run(self) -> None:
+        from devices.store import store
+
+        kinds = {kind for kind, _ in self.devices.values()}
+        while not self.halt.wait(1.0):
+            seen: dict[int, float] = {}
+            for kind in kinds:
+                seen.update(store().seen(kind))
+            now = time.time()
+            for device, (_, interval) in self.devices.items():
+                if device not in seen:
+                    self.unheard += 1
+                    continue
+                self.lags.append(now - seen[device])
+                self.ratios.append((now - seen[device]) / interval)
+
+    def stop(self) -> "LagSampler":
+        self.halt.set()
+        self.join()
+        return self
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, int(q * len(ordered) + 0.999999) - 1)] if ordered else float("nan")
+
+
+@dataclass
+class Run:
+    """One floor size's figures."""
+
+    tables: int
+    seconds: float
+    rounds: int = 0
+    settle: list[float] = field(default_factory=list)  # s, result_at to settled_at
+    answers: list[tuple[str, float, int]] = field(default_factory=list)
+    lag: LagSampler | None = None
+    cpu: dict[str, float] = field(default_factory=dict)  # seconds
+    stale: int = 0
+    notes: Counter = field(default_factory=Counter)
+    problems: Counter = field(default_factory=Counter)
+
+    def ms(self, what: set[str] | None, q: float) -> float:
+        ok = [ms for w, ms, s in self.answers if (what is None or w in what) and s < 500]
+        return percentile(ok, q)
+
+    def cores(self, group: str) -> float:
+        return self.cpu.get(group, 0.0) / self.seconds
+
+
+GROUPS = ("web", "workers", "devices", "db", "redis", "dealers")
+API = {"open", "wagers", "no more bets", "result", "poll"}
+
+
+def floor_play(tables: list[dict], port: int, key: str, url: str, procs: dict, args: Any) -> Run:
+    """The tables dealt for --seconds (nothing dealt when `tables` is empty: the idle floor)."""
+    from django.db import connections
+
+    from devices.models import Device, DeviceEvent
+
+    connections.close_all()  # the forked dealers use none
+    seconds = args.seconds if tables else args.idle
+    until = time.time() + seconds
+    context, started = multiprocessing.get_context("fork"), []
+    run = Run(len(tables), seconds)
+    begun = time.time()
+    try:
+        for index in range(args.dealers if tables else 0):
+            receiver, sender = context.Pipe(duplex=False)
+            mine = tables[index :: args.dealers]
+            process = context.Process(
+                target=dealer_main,
+                daemon=True,
+                args=(mine, index == 0, port, key, until, args, sender),
+            )
+            process.start()
+            sender.close()
+            started.append((process, receiver))
+        devices = {
+            pk: (kind, float(args.intervals[kind]))
+            for pk, kind in Device.objects.filter(status="active").values_list("pk", "kind")
+        }
+        connections.close_all()
+        run.lag = LagSampler(devices)
+        cpu = GroupSampler(url, procs["web"], {k: v for k, v in procs.items() if k != "web"})
+        broker, redis_before = redis.Redis.from_url(REDIS_URL), None
+        redis_before = redis_cpu(broker)
+        run.lag.start()
+        cpu.start()
+        dealt = []
+        if started:
+            dealt = [receiver.recv() for _, receiver in started]
+        else:
+            time.sleep(seconds)
+        run.cpu = cpu.stop()
+        run.cpu["redis"] = redis_cpu(broker) - redis_before
+        run.lag.stop()
+    finally:
+        for process, receiver in started:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            receiver.close()
+    run.seconds = time.time() - begun  # the dealers' last rounds end after --seconds
+    for one in dealt:
+        run.answers += one.answers
+        run.notes.update(one.notes)
+        run.problems.update(one.problems)
+        run.cpu["dealers"] = run.cpu.get("dealers", 0.0) + one.cpu
+    ids = [r for one in dealt for r in one.rounds]
+    run.rounds = len(ids)
+    run.settle, problems = rounds_check(url, ids)
+    run.problems.update(problems)
+    since = datetime.fromtimestamp(begun, UTC)
+    run.stale = DeviceEvent.objects.filter(kind="stale", at__gte=since).count()
+    return run
+
+
+def rounds_check(url: str, ids: list[int]) -> tuple[list[float], list[str]]:
+    """Result-to-settled times, once every round is settled (up to SETTLE_WAIT), and what
+    settlement.py's checks find wrong (one resolution a wager is not asked: a Craps bet
+    stays working into the next round)."""
+    problems: list[str] = []
+    with psycopg.connect(url, autocommit=True) as db:
+        deadline = time.time() + SETTLE_WAIT
+        while ids and time.time() < deadline:
+            left = db.execute(
+                "SELECT count(*) FROM games_round WHERE id = ANY(%s) AND status <> 'settled'",
+                (ids,),
+            ).fetchone()[0]
+            if not left:
+                break
+            time.sleep(0.5)
+        for what, query in CHECKS.items():
+            if what != "wagers without a resolution":
+                count = db.execute(query, {"ids": ids}).fetchone()[0]
+                if count:
+                    problems.append(f"{count} {what}")
+        rows = db.execute(
+            "SELECT extract(epoch FROM settled_at - result_at) FROM games_round"
+            " WHERE id = ANY(%s) AND settled_at IS NOT NULL",
+            (ids,),
+        ).fetchall()
+    return [float(r[0]) for r in rows], problems
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+def stack_start(env: dict[str, str], logs: Path, args: Any) -> tuple[int, dict[str, Any]]:
+    """gunicorn, the settlement worker, the monitoring worker with beat, the simulator."""
+    from casino.demo import DEMO_HOLDER
+
+    gunicorn, port = gunicorn_start(env, args.web, logs)
+    # The devices beat before the watch (beat) starts: none goes stale in between.
+    log = logs / "devices.log"
+    argv = [sys.executable, "manage.py", "simulate_devices", "--url", f"http://127.0.0.1:{port}"]
+    argv += ["--holder", DEMO_HOLDER, "--quiet", "none", "--reports"]
+    simulator = group_start(argv, env, log)
+    deadline = time.monotonic() + 120
+    while b"rotated" not in log.read_bytes():
+        if simulator.poll() is not None or time.monotonic() > deadline:
+            raise BenchFailure(f"simulate_devices did not start:\n{tail(log)}")
+        time.sleep(0.2)
+    devices_heard(time.time(), deadline)
+    settling = workers_start(1, args.concurrency, env, logs)[0].process
+    monitoring, _ = worker_start(env, logs)
+    procs = {
+        "web": gunicorn.pid,
+        "workers": [settling.pid, monitoring.pid],
+        "devices": [simulator.pid],
+    }
+    return port, procs
+
+
+def devices_heard(since: float, deadline: float) -> None:
+    """Wait until every device in service has beaten since `since` (the store's times)."""
+    from devices.models import Device
+    from devices.store import store
+
+    wanted = dict(Device.objects.exclude(status="retired").values_list("pk", "kind"))
+    while True:
+        heard = {
+            pk
+            for kind in set(wanted.values())
+            for pk, at in store().seen(kind).items()
+            if at >= since
+        }
+        if heard >= set(wanted):
+            return
+        if time.monotonic() > deadline:
+            raise BenchFailure(f"{len(set(wanted) - heard)} devices not heard from")
+        time.sleep(0.5)
+
+
+def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> list[str]:
+    from django.utils import timezone
+
+    from devices.rules import KINDS
+    from devices.watch import threshold
+
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f} at the start")
+    tick = time.perf_counter()
+    tables = tables_make(max(args.counts), timezone.now())
+    key = token_issue(env)
+    args.intervals = {kind: threshold(kind)[0] for kind in KINDS}
+    port, procs = stack_start(env, logs, args)
+    games = Counter(
+        f"{t['game']}{'/' + t['variant'] if t['variant'] == 'mini_craps' else ''}" for t in tables
+    )
+    print(
+        f"setup {time.perf_counter() - tick:.0f} s: the demo floor and {len(tables)} tables"
+        f" copied ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}); gunicorn"
+        f" {args.web} sync workers, a settlement worker x {args.concurrency}, the monitoring"
+        f" worker with beat, simulate_devices; a round every {args.period} s / speed"
+        f" {args.speed:g}, {args.seconds:g} s a size, {args.dealers} dealer processes"
+    )
+    runs = [floor_play([], port, key, url, procs, args)]
+    print(
+        f"  idle floor ({args.idle:g} s, devices beating): "
+        + ", ".join(f"{g} {runs[0].cores(g):.3f}" for g in GROUPS if g != "dealers")
+        + " cores",
+        flush=True,
+    )
+    for count in args.counts:
+        played = floor_play(tables[:count], port, key, url, procs, args)
+        runs.append(played)
+        print(
+            f"  {count} tables: {played.rounds} rounds, settled p50"
+            f" {percentile(played.settle, 0.5):.2f} s, API p99 {played.ms(API, 0.99):.0f} ms,"
+            f" {sum(played.cores(g) for g in GROUPS):.2f} cores",
+            flush=True,
+        )
+    for process in reversed(RUNNING):  # the watch first: no device goes stale as we stop
+        group_stop(process)
+    report(runs, args)
+    problems = []
+    for played in runs[1:]:
+        where = f"{played.tables} tables"
+        bad = Counter(s for _, _, s in played.answers if s >= 500)
+        problems += [f"{where}: {n} answers {s}" for s, n in bad.items()]
+        problems += [f"{where}: {n} x {problem}" for problem, n in played.problems.items()]
+        if not played.rounds:
+            problems.append(f"{where}: no round dealt")
+    return problems
+
+
+def report(runs: list[Run], args: Any) -> None:
+    idle, base = runs[0], runs[1]
+    print(
+        f"\nfirst row the baseline ({base.tables} tables); ratios to it; /health/ probed every"
+        " 0.5 s beside the dealers; lag: now - last heartbeat, every device, every second"
+    )
+    print(
+        f"{'tables':>6}{'rounds':>7}{'/min':>7}{'settle p50':>11}{'p99 s':>7}{'p99:base':>9}"
+        f"{'API p99':>8}{'wager p99':>10}{'health p99':>11}{'API:health':>11}{'lag p99 s':>10}"
+        f"{'lag/interval':>13}{'stale':>6}{'4xx':>5}{'5xx':>5}"
+    )
+    for r in runs[1:]:
+        codes = Counter(s // 100 for _, _, s in r.answers)
+        health = r.ms({"health"}, 0.99)
+        print(
+            f"{r.tables:>6}{r.rounds:>7}{60 * r.rounds / r.seconds:>7.1f}"
+            f"{percentile(r.settle, 0.5):>11.2f}{percentile(r.settle, 0.99):>7.2f}"
+            f"{percentile(r.settle, 0.99) / percentile(base.settle, 0.99):>9.2f}"
+            f"{r.ms(API, 0.99):>8.0f}{r.ms({'wagers'}, 0.99):>10.0f}{health:>11.1f}"
+            f"{r.ms(API, 0.99) / health:>11.1f}{percentile(r.lag.lags, 0.99):>10.2f}"
+            f"{percentile(r.lag.ratios, 0.99):>13.2f}{r.stale:>6}{codes[4]:>5}{codes[5]:>5}"
+        )
+    print(
+        f"\nCPU, cores busy (of {os.cpu_count()}): each group; ours = their sum; machine ="
+        " everything on it (other jobs too); CPU a round = (ours - idle ours) x seconds / rounds"
+    )
+    print(
+        f"{'tables':>6}"
+        + "".join(f"{g:>9}" for g in GROUPS)
+        + f"{'ours':>7}{'machine':>8}{'ms/round':>9}{'cores/table':>12}{':base':>7}"
+    )
+    idle_ours = sum(idle.cores(g) for g in GROUPS)
+    per_base = None
+    for r in runs:
+        ours = sum(r.cores(g) for g in GROUPS)
+        per_round = 1e3 * (ours - idle_ours) * r.seconds / r.rounds if r.rounds else float("nan")
+        per_table = (ours - idle_ours) / r.tables if r.tables else float("nan")
+        per_base = per_base or (per_table if r.tables else None)
+        ratio = per_table / per_base if per_base and r.tables else float("nan")
+        print(
+            f"{r.tables or 'idle':>6}"
+            + "".join(f"{r.cores(g):>9.3f}" for g in GROUPS)
+            + f"{ours:>7.2f}{r.cores('machine'):>8.2f}{per_round:>9.0f}{per_table:>12.4f}"
+            f"{ratio:>7.2f}"
+        )
+    notes = Counter()
+    for r in runs[1:]:
+        notes.update(r.notes)
+    for note, n in notes.most_common():
+        print(f"  {n} x {note}")
+    for r in runs[1:]:
+        kinds = Counter(w for w, _, _ in r.answers)
+        print(f"  {r.tables} tables: requests " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", default="1,20,100", help="floor sizes, the first the baseline")
+    parser.add_argument("--seconds", type=float, default=120.0, help="dealt a size (120)")
+    parser.add_argument("--period", default="30,60", help="seconds a round, from,to (30,60)")
+    parser.add_argument("--speed", type=float, default=1.0, help="the cadence times this (1)")
+    parser.add_argument("--dealers", type=int, default=2, help="dealer processes (2)")
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle floor (10)")
+    parser.add_argument("--concurrency", type=int, default=2, help="settlement pool processes")
+    parser.add_argument(
+        "--web",
+        type=int,
+        default=(os.cpu_count() or 1) * 2 + 1,
+        help="gunicorn sync workers (CPUs x 2 + 1)",
+    )
+    parser.add_argument("--seed", type=int, default=601)
+    parser.add_argument("--quick", action="store_true", help="3 tables, speed 20, 8 s: checks")
+    parser.add_argument("--keep", action="store_true", help="keep the database and Redis db 10")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables, args.seconds, args.speed, args.idle = "3", 8.0, 20.0, 2.0
+    try:
+        args.counts = [int(n) for n in args.tables.split(",")]
+        low, high = (float(s) for s in args.period.split(","))
+    except ValueError:
+        parser.error("--tables: whole numbers; --period: two numbers, from,to")
+    if min(args.counts) < 1 or not 0 < low <= high or args.speed <= 0 or args.dealers < 1:
+        parser.error("--tables at least 1, --period 0 < from <= to, --speed above 0")
+    args.period_s = (low / args.speed, high / args.speed)
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds: everything stopped
+    name = f"casino_bench_floor_{uuid.uuid4().hex[:10]}"
+    data_dir = Path(tempfile.mkdtemp(prefix="casino_bench_floor_"))
+    problems, created = [], False
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).flushdb()
+        url = database_create(name)
+        created = True
+        env = project_env(
+            DATABASE_URL=url,
+            CELERY_BROKER_URL=REDIS_URL,
+            CASINO_DATA_DIR=str(data_dir),
+            DJANGO_DEBUG="false",
+            DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+            CASINO_DEVICE_KEY=secrets.token_urlsafe(50),
+            CASINO_LOG_LEVEL="WARNING",
+        )
+        django_ready(env)
+        problems = run(args, url, env, data_dir)
+    except BenchFailure as failure:
+        problems = [str(failure)]
+    finally:
+        for process in list(RUNNING):
+            group_stop(process)
+        workers_stop(SETTLING)
+        if "django.db" in sys.modules:
+            from django.db import connections
+
+            connections.close_all()
+        if created and not args.keep:
+            database_drop(name)
+        if args.keep:
+            print(f"kept: database {name}, Redis database 10, logs in {data_dir}")
+        else:
+            redis.Redis.from_url(REDIS_URL).flushdb()
+            shutil.rmtree(data_dir, ignore_errors=True)
+    if problems:
+        print("FAILED:\n  " + "\n  ".join(problems))
+        sys.exit(1)
+    print(
+        "checks passed: every round dealt settled, its ledger balanced, no 5xx, no failed"
+        " connection"
+    )
+
+
+if __name__ == "__main__":
+    main()
