@@ -9,6 +9,7 @@ nothing. The round flow (gaming/rounds.py) checks everything else.
 
 from collections.abc import Callable
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -24,6 +25,7 @@ from casino.api.permissions import scoped
 from casino.api.writes import write
 from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
+from games.services.round_state import round_locked
 from gaming import rounds
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
@@ -155,6 +157,20 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         """Events fetched with the round they belong to."""
         rows = super().get_queryset()
         return rows.prefetch_related("events") if self.action == "retrieve" else rows
+
+    def get_object(self) -> Round:
+        """One of the caller's rounds; a write (in its recorded transaction) takes it
+        locked, with its last event's seq and its wagers' count, in the one statement the
+        round flow would have read again (games/services/round_state.py)."""
+        if self.request.method != "POST":
+            return super().get_object()
+        rows = self.filter_queryset(self.get_queryset())
+        try:
+            round_ = round_locked(Round(pk=self.kwargs["pk"]), rows=rows)
+        except (Round.DoesNotExist, ValueError):
+            raise Http404 from None
+        self.check_object_permissions(self.request, round_)
+        return round_
 
     def _answer(self, round_: Round, status: int = 200) -> Response:
         round_.refresh_from_db()

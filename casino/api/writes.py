@@ -1,12 +1,14 @@
 """Every write through the API is recorded (who, when, what, and the answer), and an
 Idempotency-Key makes a retried request safe.
 
-A write runs in one transaction with its record. With a key, the record is claimed
-first, under a unique constraint per user: a second request with the key waits for the
-first to commit, then gets the first's answer (status and body, marked
-``Idempotent-Replayed: true``) and changes nothing; with a different method, path or
-body it is refused (422). A request that crashes leaves no record, so its retry runs.
-A refusal is an answer too: the same key gets the same refusal.
+A write runs in one transaction with its record, written last, with its answer: one
+INSERT, no claim to update (issue 21). With a key the record is unique per user, so of
+two requests with one key only the first to commit keeps what it did: the second, its
+record refused, rolls back everything it did and gets the first's answer (status and
+body, marked ``Idempotent-Replayed: true``); with a different method, path or body it
+is refused (422). A request that crashes leaves no record, so its retry runs. A refusal
+is an answer too, recorded in a transaction of its own: the same key gets the same
+refusal.
 """
 
 import functools
@@ -104,32 +106,42 @@ def write_run(
         fingerprint=fingerprint,
         status_code=0,
     )
-    with transaction.atomic(), acting_as(request.user):
-        if key is not None:
-            first = _claim(record)
-            if first is not None:
-                return _replay(first, record)
-        savepoint = transaction.savepoint()
-        try:
+    try:
+        with transaction.atomic(), acting_as(request.user):
             response = handler()
-            transaction.savepoint_commit(savepoint)
-        except Exception as exc:
-            transaction.savepoint_rollback(savepoint)
-            response = view.handle_exception(exc)  # re-raises what is not a refusal: a 500
-        record.status_code = response.status_code
-        record.response = _jsonable(response.data)
-        record.save()
+            _answered(record, response)
+            record.save()  # with a key: unique per user, so a second answer cannot commit
         return response
-
-
-def _claim(record: ApiWrite) -> ApiWrite | None:
-    """Claim the key (None), or the write that already holds it."""
+    except Exception as error:
+        first = _holder_of(record)
+        if first is not None:  # the key was answered (before, or while this one ran)
+            return _replay(first, record)
+        response = view.handle_exception(error)  # re-raises what is not a refusal: a 500
+    # A refusal is an answer too, recorded in a transaction of its own (the write's was
+    # rolled back with everything it did).
     try:
         with transaction.atomic():
+            _answered(record, response)
+            record.pk = None
             record.save()
-        return None
     except IntegrityError:
-        return ApiWrite.objects.get(user=record.user, idempotency_key=record.idempotency_key)
+        first = _holder_of(record)
+        if first is None:
+            raise
+        return _replay(first, record)
+    return response
+
+
+def _answered(record: ApiWrite, response: Response) -> None:
+    record.status_code = response.status_code
+    record.response = _jsonable(response.data)
+
+
+def _holder_of(record: ApiWrite) -> ApiWrite | None:
+    """The write that holds the record's key, if it has one and it is taken."""
+    if record.idempotency_key is None:
+        return None
+    return ApiWrite.objects.filter(user=record.user, idempotency_key=record.idempotency_key).first()
 
 
 def _replay(first: ApiWrite, again: ApiWrite) -> Response:

@@ -16,8 +16,9 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
@@ -115,12 +116,14 @@ def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round
     rows = Round.objects.all() if rows is None else rows
     last_seq = (
         RoundEvent.objects.filter(round=OuterRef("pk"))
+        .order_by()
         .values("round")
         .annotate(last=Max("seq"))
         .values("last")
     )
     wagers = (
         Wager.objects.filter(round=OuterRef("pk"))
+        .order_by()
         .values("round")
         .annotate(n=Count("pk"))
         .values("n")
@@ -182,8 +185,13 @@ def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
 
 
 def _key(round_: Round) -> str:
+    # The database's name: two databases sharing one Redis never share an entry.
+    database = settings.DATABASES[DEFAULT_DB_ALIAS]["NAME"]
     opened = round_.opened_at.timestamp()
-    return f"round-now:{round_.pk}:{round_.table_id}:{opened}:{rules_hash(round_.game)[:16]}"
+    return (
+        f"round-now:{database}:{round_.pk}:{round_.table_id}:{opened}:"
+        f"{rules_hash(round_.game)[:16]}"
+    )
 
 
 def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:

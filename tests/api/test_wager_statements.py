@@ -1,0 +1,64 @@
+"""A wager through the API is a handful of statements, however many events the round
+holds (issue 21): the token and its permissions come from the shared cache, the round is
+read once with its lock, and its engine state from the cache, not replayed."""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.api.conftest import API, bearer, new_key, one_table_build, post
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+WAGER = {"wagers": [{"player": "p1", "kind": "small", "amount": "10.00"}]}
+
+
+def statements(client, path: str) -> list[str]:
+    with CaptureQueriesContext(connection) as done:
+        answer = post(client, path, WAGER, key=new_key())
+    assert answer.status_code == 201, answer.content
+    # SQLite's BEGIN and COMMIT are captured; PostgreSQL's are not: they are the
+    # transaction's brackets, not its statements.
+    return [
+        q["sql"] for q in done.captured_queries if q["sql"] not in ("BEGIN IMMEDIATE", "COMMIT")
+    ]
+
+
+def test_a_wager_is_at_most_eight_statements_and_replays_nothing(device_store_database):
+    cache.clear()
+    built = one_table_build()
+    client = bearer(built.key)
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    for _ in range(2):  # the token's first use writes its last_used_at: cached after
+        post(client, path, WAGER, key=new_key())
+    first = statements(client, path)
+    for _ in range(20):
+        post(client, path, WAGER, key=new_key())
+    later = statements(client, path)
+    for sql in (first, later):
+        assert len(sql) <= 8, "\n".join(sql)
+        assert not any('FROM "games_roundevent"' in s and "ORDER BY" in s for s in sql)
+        assert not any('FROM "auth_permission"' in s for s in sql)
+    assert len(later) == len(first)  # 22 events on: the same statements
+
+
+def test_a_state_cache_left_behind_is_rebuilt_from_the_events(device_store_database):
+    cache.clear()
+    built = one_table_build()
+    client = bearer(built.key)
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    post(client, path, WAGER, key=new_key())
+    kept = {key: cache.get(key) for key in _round_keys()}
+    post(client, path, WAGER, key=new_key())
+    cache.set_many(kept)  # as if the second request's write never reached the cache
+    sql = statements(client, path)
+    assert any('FROM "games_roundevent"' in s and "ORDER BY" in s for s in sql)  # replayed
+    refs = list(built.round.wagers.order_by("id").values_list("ref", flat=True))
+    assert refs == ["1.1", "1.2", "1.3"]
+
+
+def _round_keys() -> list[str]:
+    from games.models import Round
+    from games.services.round_state import _key
+
+    return [_key(r) for r in Round.objects.all()]
