@@ -28,6 +28,12 @@ def parse_amount(value: object, field: str) -> Decimal:
     return amount
 
 
+def amount_or_none(value: object) -> Decimal | None:
+    """The amount a decimal string writes, or None for anything else (then `parse_amount`
+    says what is wrong): the common case, without building the field's name to blame."""
+    return _amount(value) if type(value) is str else None
+
+
 @lru_cache(maxsize=4096)
 def _amount(value: str | int) -> Decimal | None:
     """The amount `value` writes, or None when it is no amount (parse_amount says why).

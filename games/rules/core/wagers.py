@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 from games.rules.core.errors import MalformedInput, RuleViolation
 from games.rules.core.ids import UsedIds
-from games.rules.core.money import parse_amount
+from games.rules.core.money import amount_or_none, parse_amount
 from games.rules.core.results import Rejection, Wager
 
 Taken = TypeVar("Taken")
@@ -44,7 +44,9 @@ def parse_wagers(payload: object, field: str = "wagers") -> list[Wager]:
                     raise MalformedInput(f"{field}[{i}].{name}", "must be a non-empty string")
             if "amount" not in raw:
                 raise MalformedInput(f"{field}[{i}].amount", "is required")
-        amount = parse_amount(raw["amount"], f"{field}[{i}].amount")
+        amount = amount_or_none(raw["amount"])
+        if amount is None:
+            amount = parse_amount(raw["amount"], f"{field}[{i}].amount")
         extra = {k: v for k, v in raw.items() if k not in _COMMON} if len(raw) > 4 else {}
         wagers.append(Wager(raw["id"], raw["player"], raw["kind"], amount, extra))
     return wagers

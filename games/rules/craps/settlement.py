@@ -3,8 +3,8 @@
 One function per wager of the regulations. Each takes the wager's own progress (a come
 point, the unique points a Fire Bet has seen, ...) and the `Roll`, and returns the
 `Decision` (or None while the wager stays up) with the progress after the throw. The
-table (table.py) and the PAR sheet (par.py) both call `decide`, so settlement and the
-house edge cannot disagree.
+table (table.py) and the PAR sheet (par.py) both decide through `RULES` (par by
+`decide`), so settlement and the house edge cannot disagree.
 """
 
 from collections.abc import Callable, Mapping
@@ -135,7 +135,7 @@ def split_win(ratio: Fraction, section: str, power: Odds | None = None) -> Decis
 
 def decide(bet: Bet, progress: Any, roll: Roll, options: CrapsOptions) -> Step:
     """The decision (None while the wager stays up) and the wager's progress after `roll`."""
-    return _RULES[bet.wager_type](bet, progress, roll, options)
+    return RULES[bet.wager_type](bet, progress, roll, options)
 
 
 _COUNTING_NUMBERS = (bets.FIRE, bets.HOT_ROLLER, *bets.BONUS_CRAPS)  # progress: numbers seen
@@ -457,7 +457,9 @@ def _hot_shooter(bet: Bet, throws: int, roll: Roll, options: CrapsOptions) -> St
     return win(odds, "623b.4(e)"), throws
 
 
-_RULES: dict[WagerType, Callable[[Bet, Any, Roll, CrapsOptions], Step]] = {
+# The rule of each wager type: `decide` calls it; the table's throw looks it up itself, a
+# call fewer for every wager on every throw.
+RULES: dict[WagerType, Callable[[Bet, Any, Roll, CrapsOptions], Step]] = {
     bets.PASS: _right_way,
     bets.COME: _right_way,
     bets.DONT_PASS: _wrong_way,

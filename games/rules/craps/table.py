@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.rules.core import (
     MalformedInput,
@@ -40,10 +40,10 @@ from games.rules.craps.placement import (
     vigorish,
 )
 from games.rules.craps.settlement import (
+    RULES,
     Decision,
     OddsProgress,
     Roll,
-    decide,
     initial_progress,
 )
 
@@ -52,9 +52,12 @@ ZERO = Decimal("0.00")
 VIG_CHARGED = (bets.BUY, bets.LAY)  # § 623a.5(g)(3): the wagers that pay a vigorish
 
 
-@dataclass(frozen=True, slots=True)
-class OnLayout:
-    """A wager on the layout: its current amount (after any reduction) and its progress."""
+class OnLayout(NamedTuple):
+    """A wager on the layout: its current amount (after any reduction) and its progress.
+
+    A NamedTuple, immutable like the table that holds it: a wagers event makes one per
+    wager taken, and building one costs half a frozen dataclass's.
+    """
 
     wager: Wager
     bet: Bet
@@ -66,7 +69,7 @@ class OnLayout:
     seat: int | None = None  # Mini-Craps: the seat of the player
 
     def with_progress(self, progress: object) -> "OnLayout":
-        """The same wager with its progress after a throw (what `replace` does, cheaper)."""
+        """The same wager with its progress after a throw (what `_replace` does, cheaper)."""
         return OnLayout(
             self.wager,
             self.bet,
@@ -260,7 +263,8 @@ def dice_throw(
         if come_out and not is_working(entry, come_out):  # every wager works after it
             layout.append(entry)
             continue
-        decision, progress = decide(entry.bet, entry.progress, roll, options)
+        bet = entry.bet
+        decision, progress = RULES[bet.wager_type](bet, entry.progress, roll, options)  # decide
         if decision is None:
             layout.append(entry if progress is entry.progress else entry.with_progress(progress))
             continue
@@ -398,7 +402,7 @@ def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayou
         )
     amount_check(entry.bet, amount, options)
     vig = vigorish(amount, options) if entry.vig_paid else ZERO
-    return replace(entry, amount=amount, vig_paid=vig)
+    return entry._replace(amount=amount, vig_paid=vig)
 
 
 def _names_no_wager(table: CrapsTable, what: str) -> tuple[CrapsTable, StepOutcome]:
@@ -437,7 +441,7 @@ def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, Step
                 )
             )
         else:
-            layout[wager_id] = replace(entry, call=on)
+            layout[wager_id] = entry._replace(call=on)
     new_table = replace(table, layout=tuple(layout.values()))
     return new_table, StepOutcome((), tuple(rejected), (), new_table.summary())
 
