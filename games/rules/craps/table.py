@@ -196,7 +196,7 @@ def _admit(
         layout = [*table.layout, *taken]
         return _admit_odds(options, layout, wager, bet, seat, f"wagers[{index}]")
     vig = ZERO
-    if bet.wager_type in (bets.BUY, bets.LAY) and options.vig_collected == "on_placement":
+    if bet.wager_type in VIG_CHARGED and options.vig_collected == "on_placement":
         vig = vigorish(wager.amount, options)
     return OnLayout(wager, bet, wager.amount, initial_progress(bet), vig_paid=vig, seat=seat)
 
@@ -260,7 +260,7 @@ def dice_throw(
     layout: list[OnLayout] = []
     resolutions: list[Resolution] = []
     for entry in table.layout:
-        if come_out and not is_working(entry, come_out):  # every wager works after it
+        if come_out and not is_working(entry, come_out):  # off only on a come out roll
             layout.append(entry)
             continue
         bet = entry.bet
