@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/pai_gow.py [--deals 10000] [--seed 621] [--repeat 3]
                                       [--par-hands 2] [--no-par]
+    .venv/bin/python bench/pai_gow.py --quick    # 500 deals, one run, one par hand: the checks
 
 A seeded stream of deals: random.Random(seed) shuffles the 32 tiles of `tiles.TILE_SET`,
 cut into eight hands of four. Three measures, each next to its baseline from the same run:
@@ -341,7 +342,15 @@ def main() -> None:
         "--par-hands", type=int, default=2, help="player hands checked against par (0: none)"
     )
     parser.add_argument("--no-par", action="store_true", help="skip timing par.deal_counts()")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="500 deals, one run, one par hand, par.deal_counts() not timed: the checks",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.deals, args.repeat = min(args.deals, 500), 1
+        args.par_hands, args.no_par = min(args.par_hands, 1), True
     if args.deals < 1 or args.repeat < 1 or args.par_hands < 0:
         parser.error("--deals and --repeat must be at least 1, --par-hands at least 0")
 

@@ -1898,3 +1898,48 @@ def test_an_empty_take_down_or_call_is_a_rejected_event_and_play_goes_on():
         [{"event": 2, "error": "The call names no wager: it calls on or off nothing"}],
     ]
     assert result["open"] == ["w1"]
+
+
+# --- the checks' fast paths ----------------------------------------------------------------
+
+
+def test_only_the_wagers_in_optional_and_timed_can_be_refused_by_those_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """offered_check and timing_check pass a wager outside OPTIONAL and TIMED at once: with
+    every wager run through their whole chains, only those sets' wagers are ever refused."""
+    from dataclasses import replace
+
+    from games.rules.core import RuleViolation
+    from games.rules.craps import placement
+    from games.rules.craps.bets import every_bet
+    from games.rules.craps.options import CrapsOptions
+
+    every_type = frozenset(bet.wager_type for bet in every_bet())
+    monkeypatch.setattr(placement, "OPTIONAL", every_type)
+    monkeypatch.setattr(placement, "TIMED", every_type)
+    nothing_offered = CrapsOptions(
+        buy_lay=False,
+        fire_bet_paytable=None,
+        hot_roller_paytable=None,
+        lucky_shooter_paytable=None,
+        bonus_craps_paytable=None,
+        hot_shooter_jackpot=False,
+    )
+    refused_offer, refused_timing = set(), set()
+    for bet in every_bet():
+        for table_type in ("manual", "hybrid", "electronic"):
+            try:
+                placement.offered_check(bet, replace(nothing_offered, table_type=table_type))
+            except RuleViolation:
+                refused_offer.add(bet.wager_type)
+        for point in (None, 4, 5, 6, 8, 9, 10):
+            for come_out_thrown in (False, True):
+                for series in (False, True):
+                    try:
+                        placement.timing_check(bet, point, come_out_thrown, series)
+                    except RuleViolation:
+                        refused_timing.add(bet.wager_type)
+    monkeypatch.undo()
+    assert refused_offer == placement.OPTIONAL
+    assert refused_timing == placement.TIMED

@@ -56,3 +56,11 @@ def test_take_wagers_refuses_an_id_used_before_or_in_the_same_event() -> None:
     ]
     # A refused id is not used: it may come back in a later event.
     assert "c" not in second.used and "b" in second.used
+
+
+def test_taken_of_finds_the_ids_of_every_level() -> None:
+    used = UsedIds()
+    for n in range(100):
+        used = used.with_ids([f"w{n}"])
+    assert used.taken_of({"w0", "w63", "w99", "w100", "x"}) == {"w0", "w63", "w99"}
+    assert UsedIds().taken_of({"w0"}) == set()

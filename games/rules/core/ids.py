@@ -6,7 +6,7 @@ a day), so the ids are kept in levels of decreasing size, merged like a binary c
 adding is amortised O(log n) copies, a lookup checks O(log n) sets.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 
@@ -18,6 +18,14 @@ class UsedIds:
 
     def __contains__(self, wager_id: object) -> bool:
         return any(wager_id in level for level in self.levels)
+
+    def taken_of(self, wager_ids: Set[str]) -> set[str]:
+        """Those of `wager_ids` already taken: one set operation a level, not one a wager."""
+        taken: set[str] = set()
+        for level in self.levels:
+            if not level.isdisjoint(wager_ids):
+                taken |= level.intersection(wager_ids)
+        return taken
 
     def __len__(self) -> int:
         return sum(len(level) for level in self.levels)

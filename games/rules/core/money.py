@@ -2,6 +2,7 @@
 
 import re
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from functools import lru_cache
 
 from games.rules.core.errors import MalformedInput
 
@@ -18,13 +19,33 @@ def parse_amount(value: object, field: str) -> Decimal:
     """A dollar amount from a decimal string or an int; floats and junk are refused."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise MalformedInput(field, 'an amount must be a decimal string such as "12.50"')
-    text = str(value).strip()
-    if not AMOUNT_TEXT.fullmatch(text):
-        raise MalformedInput(field, f'{value!r} is not a decimal amount such as "12.50"')
-    amount = Decimal(text)
-    if abs(amount) >= LARGEST_AMOUNT:
+    amount = _amount(value)
+    if amount is None:
+        text = str(value).strip()
+        if not AMOUNT_TEXT.fullmatch(text):
+            raise MalformedInput(field, f'{value!r} is not a decimal amount such as "12.50"')
         raise MalformedInput(field, f"{value!r} is too large for an amount in dollars")
     return amount
+
+
+def amount_or_none(value: object) -> Decimal | None:
+    """The amount a decimal string writes, or None for anything else (then `parse_amount`
+    says what is wrong): the common case, without building the field's name to blame."""
+    return _amount(value) if type(value) is str else None
+
+
+@lru_cache(maxsize=4096)
+def _amount(value: str | int) -> Decimal | None:
+    """The amount `value` writes, or None when it is no amount (parse_amount says why).
+
+    Cached: a table sees the same few amounts ("5", "12", "25.50") on every throw, and a
+    Decimal is immutable. Bounded, so a stream of distinct amounts cannot grow it.
+    """
+    text = str(value).strip()
+    if not AMOUNT_TEXT.fullmatch(text):
+        return None
+    amount = Decimal(text)
+    return amount if abs(amount) < LARGEST_AMOUNT else None
 
 
 def round_down_to_cent(amount: Decimal) -> Decimal:

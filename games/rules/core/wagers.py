@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 from games.rules.core.errors import MalformedInput, RuleViolation
 from games.rules.core.ids import UsedIds
-from games.rules.core.money import parse_amount
+from games.rules.core.money import amount_or_none, parse_amount
 from games.rules.core.results import Rejection, Wager
 
 Taken = TypeVar("Taken")
@@ -31,16 +31,23 @@ def parse_wagers(payload: object, field: str = "wagers") -> list[Wager]:
         raise MalformedInput(field, "must be a list of wagers")
     wagers = []
     for i, raw in enumerate(payload):
-        where = f"{field}[{i}]"
         if not isinstance(raw, dict):
-            raise MalformedInput(where, "a wager must be an object")
-        for name in ("id", "player", "kind"):
-            if not isinstance(raw.get(name), str) or not raw[name]:
-                raise MalformedInput(f"{where}.{name}", "must be a non-empty string")
-        if "amount" not in raw:
-            raise MalformedInput(f"{where}.amount", "is required")
-        amount = parse_amount(raw["amount"], f"{where}.amount")
-        extra = {k: v for k, v in raw.items() if k not in _COMMON}
+            raise MalformedInput(f"{field}[{i}]", "a wager must be an object")
+        wager_id, player, kind = raw.get("id"), raw.get("player"), raw.get("kind")
+        # The common case in one test; the messages below name the first bad field.
+        if not (
+            type(wager_id) is str and wager_id and type(player) is str and player
+            and type(kind) is str and kind and "amount" in raw
+        ):  # fmt: skip
+            for name in ("id", "player", "kind"):
+                if not isinstance(raw.get(name), str) or not raw[name]:
+                    raise MalformedInput(f"{field}[{i}].{name}", "must be a non-empty string")
+            if "amount" not in raw:
+                raise MalformedInput(f"{field}[{i}].amount", "is required")
+        amount = amount_or_none(raw["amount"])
+        if amount is None:
+            amount = parse_amount(raw["amount"], f"{field}[{i}].amount")
+        extra = {k: v for k, v in raw.items() if k not in _COMMON} if len(raw) > 4 else {}
         wagers.append(Wager(raw["id"], raw["player"], raw["kind"], amount, extra))
     return wagers
 
@@ -80,8 +87,10 @@ def take_wagers(
     accepted: list[str] = []
     rejected: list[Rejection] = []
     ids: set[str] = set()
+    wagers = list(wagers)
+    used_before = used.taken_of({wager.id for wager in wagers})
     for index, wager in enumerate(wagers):
-        if wager.id in used or wager.id in ids:
+        if wager.id in used_before or wager.id in ids:
             rejected.append(Rejection(f"Wager id {wager.id!r} is already in use", wager.id))
             continue
         try:

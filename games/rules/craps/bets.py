@@ -10,6 +10,7 @@ Kinds (SCENARIOS.md): ``pass``, ``dont_pass``, ``come``, ``dont_come``, ``odds``
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from games.rules.core import RuleViolation, cite
 from games.rules.core.wagers import WagerType
@@ -131,7 +132,8 @@ class Bet:
     number: int | None = None
     faces: tuple[int, int] | None = None
 
-    @property
+    # Cached: a bet is a frozen value, and the table reads these on every throw.
+    @cached_property
     def kind(self) -> str:
         """The scenario kind, e.g. ``place:6`` or ``hop:1-3``."""
         if self.faces is not None:
@@ -140,7 +142,7 @@ class Bet:
             return f"{self.wager_type.key}:{self.number}"
         return self.wager_type.key
 
-    @property
+    @cached_property
     def section(self) -> str:
         """The paragraph of § 623a.3(a) (or ch. 623b) that defines this very wager."""
         if self.wager_type is HARD and self.number is not None:
@@ -150,6 +152,7 @@ class Bet:
         return self.wager_type.section
 
 
+@lru_cache(maxsize=1024)  # a few hundred kinds exist; a refused kind is not cached
 def bet_from_kind(kind: str) -> Bet:
     """The Bet a scenario kind names; RuleViolation for a wager the regulations do not have."""
     if kind in _BY_KEY:

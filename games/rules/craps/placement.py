@@ -19,11 +19,41 @@ FIRE_BET_AMOUNTS = range(1, 6)  # § 623a.11(b)(1): $1 to $5 in increments of on
 MINI_CRAPS_SEATS = range(1, 10)  # § 623a.2(c): seating for at most nine players
 # § 623a.3(a)(19)-(21): Horn in units of four; Horn High and Whirl in units of five.
 UNITS = {bets.HORN: 4, bets.HORN_HIGH: 5, bets.WHIRL: 5}
+# The wagers a Rules Submission or the table type may leave out (offered_check), and those
+# made only at some moments (timing_check): every other wager passes them at once. A new
+# refusal in either check adds its wager here; a test runs every wager through both whole
+# checks and fails if one outside these sets is refused.
+OPTIONAL = frozenset(
+    {
+        bets.BUY,
+        bets.LAY,
+        bets.FIRE,
+        bets.HOT_ROLLER,
+        *bets.BONUS_CRAPS,
+        bets.LUCKY_SHOOTER,
+        bets.HOT_SHOOTER,
+    }
+)
+TIMED = frozenset(
+    {
+        bets.PASS,
+        bets.DONT_PASS,
+        bets.COME,
+        bets.DONT_COME,
+        bets.FIRE,
+        bets.HOT_ROLLER,
+        *bets.BONUS_CRAPS,
+        bets.LUCKY_SHOOTER,
+        bets.HOT_SHOOTER,
+    }
+)
 
 
 def offered_check(bet: Bet, options: CrapsOptions) -> None:
     """The Rules Submission offers this wager, at this table type."""
     wager_type = bet.wager_type
+    if wager_type not in OPTIONAL:
+        return
     if wager_type in (bets.BUY, bets.LAY) and not options.buy_lay:
         raise RuleViolation(
             f"This table does not offer {wager_type.name}s", cite(wager_type.section)
@@ -59,6 +89,8 @@ def timing_check(
 ) -> None:
     """The wager is made at a moment its paragraph allows (§ 623a.4(a): before the throw)."""
     wager_type = bet.wager_type
+    if wager_type not in TIMED:
+        return
     if wager_type in (bets.PASS, bets.DONT_PASS) and point is not None:
         raise RuleViolation(
             f"A {wager_type.name} is made immediately prior to the come out roll; "

@@ -3,12 +3,12 @@
 One function per wager of the regulations. Each takes the wager's own progress (a come
 point, the unique points a Fire Bet has seen, ...) and the `Roll`, and returns the
 `Decision` (or None while the wager stays up) with the progress after the throw. The
-table (table.py) and the PAR sheet (par.py) both call `decide`, so settlement and the
-house edge cannot disagree.
+table (table.py) and the PAR sheet (par.py) both decide through `RULES` (par by
+`decide`), so settlement and the house edge cannot disagree.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
@@ -70,33 +70,32 @@ BONUS_CRAPS_NUMBERS: Mapping[WagerType, frozenset[int]] = {
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """One valid throw as the table sees it: the dice, and whether it was a come out roll."""
+    """One valid throw as the table sees it: the dice, and whether it was a come out roll.
+
+    What every rule asks of it (the total, a pair, a come out roll, a loser 7, the point
+    made) is worked out once, when the throw is made, not once per wager it decides.
+    """
 
     low: int
     high: int
     point: int | None  # the point before the throw; None: this throw is a come out roll
     power: Mapping[str, Odds]  # § 623b.5: the Power Odds selected for this throw only
+    total: int = field(init=False)
+    pair: bool = field(init=False)
+    come_out: bool = field(init=False)
+    seven_out: bool = field(init=False)  # a loser 7: a 7 thrown while a point is on
+    point_made: bool = field(init=False)
 
-    @property
-    def total(self) -> int:
-        return self.low + self.high
-
-    @property
-    def pair(self) -> bool:
-        return self.low == self.high
-
-    @property
-    def come_out(self) -> bool:
-        return self.point is None
-
-    @property
-    def seven_out(self) -> bool:
-        """A loser 7: a 7 thrown while a point is on (§ 623a.10(a)(1))."""
-        return self.point is not None and self.low + self.high == 7
-
-    @property
-    def point_made(self) -> bool:
-        return self.point is not None and self.low + self.high == self.point
+    def __post_init__(self) -> None:
+        total = self.low + self.high
+        point = self.point
+        setattr_ = object.__setattr__  # frozen: set once, here
+        setattr_(self, "total", total)
+        setattr_(self, "pair", self.low == self.high)
+        setattr_(self, "come_out", point is None)
+        # § 623a.10(a)(1): a loser 7 is a 7 thrown while a point is on.
+        setattr_(self, "seven_out", point is not None and total == 7)
+        setattr_(self, "point_made", point is not None and total == point)
 
 
 class Decision(NamedTuple):
@@ -136,13 +135,16 @@ def split_win(ratio: Fraction, section: str, power: Odds | None = None) -> Decis
 
 def decide(bet: Bet, progress: Any, roll: Roll, options: CrapsOptions) -> Step:
     """The decision (None while the wager stays up) and the wager's progress after `roll`."""
-    return _RULES[bet.wager_type](bet, progress, roll, options)
+    return RULES[bet.wager_type](bet, progress, roll, options)
+
+
+_COUNTING_NUMBERS = (bets.FIRE, bets.HOT_ROLLER, *bets.BONUS_CRAPS)  # progress: numbers seen
 
 
 def initial_progress(bet: Bet) -> Any:
     """A wager's progress when it is placed (odds get theirs from the bet they support)."""
     wager_type = bet.wager_type
-    if wager_type in (bets.FIRE, bets.HOT_ROLLER, *bets.BONUS_CRAPS):
+    if wager_type in _COUNTING_NUMBERS:
         return frozenset()
     if wager_type is bets.LUCKY_SHOOTER:
         return LuckyShooterProgress()
@@ -455,7 +457,9 @@ def _hot_shooter(bet: Bet, throws: int, roll: Roll, options: CrapsOptions) -> St
     return win(odds, "623b.4(e)"), throws
 
 
-_RULES: dict[WagerType, Callable[[Bet, Any, Roll, CrapsOptions], Step]] = {
+# The rule of each wager type: `decide` calls it; the table's throw looks it up itself, a
+# call fewer for every wager on every throw.
+RULES: dict[WagerType, Callable[[Bet, Any, Roll, CrapsOptions], Step]] = {
     bets.PASS: _right_way,
     bets.COME: _right_way,
     bets.DONT_PASS: _wrong_way,

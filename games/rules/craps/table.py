@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.rules.core import (
     MalformedInput,
@@ -40,20 +40,24 @@ from games.rules.craps.placement import (
     vigorish,
 )
 from games.rules.craps.settlement import (
+    RULES,
     Decision,
     OddsProgress,
     Roll,
-    decide,
     initial_progress,
 )
 
 NO_POWER_ODDS: Mapping[str, Odds] = MappingProxyType({})
 ZERO = Decimal("0.00")
+VIG_CHARGED = (bets.BUY, bets.LAY)  # § 623a.5(g)(3): the wagers that pay a vigorish
 
 
-@dataclass(frozen=True, slots=True)
-class OnLayout:
-    """A wager on the layout: its current amount (after any reduction) and its progress."""
+class OnLayout(NamedTuple):
+    """A wager on the layout: its current amount (after any reduction) and its progress.
+
+    A NamedTuple, immutable like the table that holds it: a wagers event makes one per
+    wager taken, and building one costs half a frozen dataclass's.
+    """
 
     wager: Wager
     bet: Bet
@@ -63,6 +67,19 @@ class OnLayout:
     vig_paid: Decimal = ZERO  # a vigorish collected at placement (§ 623a.5(g)(3))
     on: str | None = None  # odds: the id of the bet they support
     seat: int | None = None  # Mini-Craps: the seat of the player
+
+    def with_progress(self, progress: object) -> "OnLayout":
+        """The same wager with its progress after a throw (what `_replace` does, cheaper)."""
+        return OnLayout(
+            self.wager,
+            self.bet,
+            self.amount,
+            progress,
+            self.call,
+            self.vig_paid,
+            self.on,
+            self.seat,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +133,22 @@ def wagers_place(
     """Put wagers on the layout; each one the rules forbid is rejected, the rest are taken."""
     wagers = parse_wagers(payload, "wagers")
     for index, wager in enumerate(wagers):
-        _check_fields(wager, f"wagers[{index}]")
+        if wager.extra:
+            _check_fields(wager, f"wagers[{index}]")
 
     def admit(index: int, wager: Wager, taken: Sequence[OnLayout]) -> OnLayout:
-        return _admit(options, table, [*table.layout, *taken], wager, f"wagers[{index}]")
+        return _admit(options, table, taken, wager, index)
 
     result = take_wagers(wagers, table.wager_ids, admit)
-    new_table = replace(table, layout=(*table.layout, *result.taken), wager_ids=result.used)
+    new_table = CrapsTable(
+        table.point,
+        table.shooter,
+        table.shooter_has_come_out,
+        table.series_started,
+        table.power_odds,
+        (*table.layout, *result.taken),
+        result.used,
+    )
     outcome = StepOutcome(result.accepted, result.rejected, (), new_table.summary())
     return new_table, outcome
 
@@ -144,8 +170,13 @@ def _check_fields(wager: Wager, where: str) -> None:
 
 
 def _admit(
-    options: CrapsOptions, table: CrapsTable, layout: list[OnLayout], wager: Wager, where: str
+    options: CrapsOptions,
+    table: CrapsTable,
+    taken: Sequence[OnLayout],
+    wager: Wager,
+    index: int,
 ) -> OnLayout:
+    """The wager on the layout, or RuleViolation; `taken`: this event's wagers so far."""
     if table.power_odds is not None:
         raise RuleViolation(
             "Wagers are closed: Power Odds have been selected for this throw", cite("623b.5(c)")
@@ -153,16 +184,19 @@ def _admit(
     bet = bet_from_kind(wager.kind)
     offered_check(bet, options)
     seat = None
+    # The layout with this event's wagers, built only for the checks that read it.
     if options.variant == "mini_craps":
+        layout = [*table.layout, *taken]
         seats = {e.seat: e.wager.player for e in layout if e.seat is not None}
         held = {player: seat for seat, player in seats.items()}
         seat = seat_check(wager.extra.get("seat"), wager.player, seats, held)  # type: ignore[arg-type]
     timing_check(bet, table.point, table.shooter_has_come_out, table.series_started)
     amount_check(bet, wager.amount, options)
     if bet.wager_type is bets.ODDS:
-        return _admit_odds(options, layout, wager, bet, seat, where)
+        layout = [*table.layout, *taken]
+        return _admit_odds(options, layout, wager, bet, seat, f"wagers[{index}]")
     vig = ZERO
-    if bet.wager_type in (bets.BUY, bets.LAY) and options.vig_collected == "on_placement":
+    if bet.wager_type in VIG_CHARGED and options.vig_collected == "on_placement":
         vig = vigorish(wager.amount, options)
     return OnLayout(wager, bet, wager.amount, initial_progress(bet), vig_paid=vig, seat=seat)
 
@@ -226,14 +260,13 @@ def dice_throw(
     layout: list[OnLayout] = []
     resolutions: list[Resolution] = []
     for entry in table.layout:
-        if not is_working(entry, come_out):
+        if come_out and not is_working(entry, come_out):  # off only on a come out roll
             layout.append(entry)
             continue
-        decision, progress = decide(entry.bet, entry.progress, roll, options)
+        bet = entry.bet
+        decision, progress = RULES[bet.wager_type](bet, entry.progress, roll, options)  # decide
         if decision is None:
-            layout.append(
-                entry if progress is entry.progress else replace(entry, progress=progress)
-            )
+            layout.append(entry if progress is entry.progress else entry.with_progress(progress))
             continue
         if entry.bet.wager_type is bets.ODDS and odds_off(entry, come_out, options):
             # Decided with their bet while off: the odds are returned.
@@ -279,17 +312,20 @@ def _resolution(entry: OnLayout, decision: Decision, options: CrapsOptions) -> R
     if decision.power_odds is not None:
         extra["power_odds"] = decision.power_odds
     vig = entry.vig_paid
+    charged = entry.bet.wager_type in VIG_CHARGED
     if decision.result == "win":
-        cents = int(amount * 100) * decision.ratio.numerator // decision.ratio.denominator
+        ratio = decision.ratio
+        cents = int(amount * 100) * ratio.numerator // ratio.denominator
         net = Decimal(cents).scaleb(-2)
-        if entry.bet.wager_type in (bets.BUY, bets.LAY) and options.vig_collected == "on_win":
+        if charged and options.vig_collected == "on_win":
             vig = vigorish(amount, options)
-        net -= vig
     elif decision.result == "lose":
-        net = -amount - vig
+        net = -amount
     else:
-        net = -vig if vig else ZERO  # a push returns the stake; a vigorish paid stays paid
-    if entry.bet.wager_type in (bets.BUY, bets.LAY):
+        net = ZERO  # a push returns the stake; a vigorish paid stays paid
+    if vig:
+        net -= vig
+    if charged:
         extra["vig"] = format_money(vig)
     return Resolution(entry.wager.id, decision.result, net.quantize(ZERO), decision.cite, extra)
 
@@ -366,7 +402,7 @@ def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayou
         )
     amount_check(entry.bet, amount, options)
     vig = vigorish(amount, options) if entry.vig_paid else ZERO
-    return replace(entry, amount=amount, vig_paid=vig)
+    return entry._replace(amount=amount, vig_paid=vig)
 
 
 def _names_no_wager(table: CrapsTable, what: str) -> tuple[CrapsTable, StepOutcome]:
@@ -405,7 +441,7 @@ def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, Step
                 )
             )
         else:
-            layout[wager_id] = replace(entry, call=on)
+            layout[wager_id] = entry._replace(call=on)
     new_table = replace(table, layout=tuple(layout.values()))
     return new_table, StepOutcome((), tuple(rejected), (), new_table.summary())
 
