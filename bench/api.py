@@ -46,8 +46,8 @@ its answer):
   devices and last results (casino.floor_page.floor_snapshot);
 - POST /api/v1/rounds/{id}/wagers/ with the token: one wager, a fresh Idempotency-Key and a
   new player a request (a High Roll Dice player holds one Pip Street wager a pip); each
-  client wagers at the 7 tables in turn, from its own, so the rounds fill evenly (a round's
-  events are replayed on every wager) and 32 clients share 7 round locks;
+  client wagers at the 7 tables in turn, from its own, so the rounds fill evenly and 32
+  clients share 7 round locks;
 - the same request again: each client places one wager, then sends that request with the
   same key over and over (the idempotent answer, `Idempotent-Replayed: true`).
 The answers that arrive inside the measured window count (a client keeps sending until it
@@ -63,8 +63,8 @@ each endpoint's time (median of `--samples`), its SQL statements (each a round t
 CaptureQueriesContext, the transaction's BEGIN, SAVEPOINTs and COMMIT included, plus the
 `SELECT 1` of CONN_HEALTH_CHECKS Django sends before a request's first query), the time
 spent in them (connection.execute_wrapper) and the Redis round trips; and a wager's time on a
-round already holding 0, 50, 200 wager events (`--growth`): the service replays the round's
-events through the engine on every request (in_play itself is timed at each mark too).
+round already holding 0, 50, 200 wager events (`--growth`): the round's state comes from the cache (ADR 0009), so the ratio to
+the empty round should stay near 1 (a full replay, in_play, is timed at each mark too).
 `--profile` runs 10 floor reads and 10 wagers under cProfile: where their own time goes
 (psycopg, Django building SQL, Django's querysets and models, DRF, the engine, the
 project's code) and the project's functions by cumulative time.
@@ -706,9 +706,10 @@ def in_process(floor: Floor, args: argparse.Namespace) -> tuple[list[Counted], l
     held = " / ".join(str(m) for m in marks)
     notes.append(
         f"a wager on a round already holding {held} wager events ({table.number}):"
-        f" {' / '.join(f'{ms:.1f}' for ms in growth)} ms (median); of it, reading and"
-        " replaying the round's events through the engine (games.services.rounds.in_play,"
-        f" on every request): {' / '.join(f'{ms:.1f}' for ms in replays)} ms"
+        f" {' / '.join(f'{ms:.1f}' for ms in growth)} ms (median), ratio to the first:"
+        f" {' / '.join(f'{ms / growth[0]:.2f}' for ms in growth)}; replaying the round's events"
+        " (games.services.round_state.in_play), which a request does only when the round's"
+        f" cached state is missing or behind: {' / '.join(f'{ms:.1f}' for ms in replays)} ms"
     )
     return counted, notes
 
