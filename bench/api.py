@@ -63,8 +63,9 @@ each endpoint's time (median of `--samples`), its SQL statements (each a round t
 CaptureQueriesContext, the transaction's BEGIN, SAVEPOINTs and COMMIT included, plus the
 `SELECT 1` of CONN_HEALTH_CHECKS Django sends before a request's first query), the time
 spent in them (connection.execute_wrapper) and the Redis round trips; and a wager's time on a
-round already holding 0, 50, 200 wager events (`--growth`): the round's state comes from the cache (ADR 0009), so the ratio to
-the empty round should stay near 1 (a full replay, in_play, is timed at each mark too).
+round already holding 0, 50, 200 wager events (`--growth`): the round's state comes from
+the cache (ADR 0009), so the ratio to the empty round should stay near 1 (a full replay,
+in_play, is timed at each mark too).
 `--profile` runs 10 floor reads and 10 wagers under cProfile: where their own time goes
 (psycopg, Django building SQL, Django's querysets and models, DRF, the engine, the
 project's code) and the project's functions by cumulative time.
