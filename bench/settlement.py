@@ -62,6 +62,7 @@ run.
 
 import argparse
 import copy
+import multiprocessing
 import os
 import re
 import shutil
@@ -71,6 +72,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -212,9 +214,9 @@ def clone(obj: Any, **changes: Any) -> Any:
     return new
 
 
-def tables_make(count: int) -> list[Any]:
-    """One compliant open Sic Bo table built through the services, and copies of its
-    records for the rest (the gate of round_open checks them all the same)."""
+def tables_make(count: int, now: datetime) -> list[Any]:
+    """One compliant open Sic Bo table built through the services at `now`, and copies of
+    its records for the rest (the gates of round_open check them all the same)."""
     from casino.models import (
         EquipmentSet,
         LocationApproval,
@@ -222,12 +224,14 @@ def tables_make(count: int) -> list[Any]:
         SicBoOpeningInspection,
         Table,
     )
+    from devices.models import Device
     from tests.casino.floor_fixtures import compliant_table
 
-    first = compliant_table("sic_bo", open_table=True, number="SB-0001").table
+    first = compliant_table("sic_bo", open_table=True, number="SB-0001", now=now).table
     approval = first.location_approvals.get()
     in_play = first.sets_in_play.select_related("equipment_set").get()
     inspection = first.sic_bo_inspections.get()
+    devices = list(first.devices.all())
     tables = Table.objects.bulk_create(
         clone(first, number=f"SB-{index:04d}") for index in range(2, count + 1)
     )
@@ -239,51 +243,93 @@ def tables_make(count: int) -> list[Any]:
         clone(in_play, table=t, equipment_set=s) for t, s in zip(tables, sets, strict=True)
     )
     SicBoOpeningInspection.objects.bulk_create(clone(inspection, table=t) for t in tables)
+    # The devices the table needs (the illumination device), active like the first's.
+    Device.objects.bulk_create(
+        clone(d, table=t, serial_number=f"{t.number}-{d.kind}-{d.position or 0}")
+        for t in tables
+        for d in devices
+    )
     return [first, *tables]
 
 
-def rounds_play(tables: list[Any], seed: int, now: datetime, processes: int) -> list[int]:
+def rounds_play(tables: list[Any], seed: int, processes: int) -> list[int]:
     """A round at each table, played through the services up to its result, by `processes`
     forked processes side by side (setup only: the rounds are independent); the round ids,
-    in the order of the tables."""
-    import multiprocessing
-
+    in the order of the tables. A process that fails, dies or hangs ends the setup with a
+    BenchFailure naming why (the others are killed): it never waits forever."""
     from django.db import connections
 
     rng = Random(seed)
     plays = [(table.pk, [rng.randint(1, 6) for _ in range(3)]) for table in tables]
     connections.close_all()  # each forked process opens its own
-    chunks = [(plays[index::processes], now) for index in range(processes)]
-    # The forked processes die of SIGTERM as usual (not through this script's handler).
-    pool = multiprocessing.get_context("fork").Pool(
-        processes, initializer=signal.signal, initargs=(signal.SIGTERM, signal.SIG_DFL)
-    )
+    context = multiprocessing.get_context("fork")
+    children = []
+    for index in range(processes):
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=rounds_play_child, args=(plays[index::processes], send))
+        child.start()
+        send.close()  # the child holds the only sending end: its exit closes the pipe
+        children.append((child, receive))
+    deadline = time.monotonic() + max(120.0, 2.0 * len(plays))
+    played: dict[int, int] = {}
     try:
-        played = dict(pair for chunk in pool.map(rounds_play_chunk, chunks) for pair in chunk)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        for child, receive in children:
+            played.update(child_answer(child, receive, deadline))
     finally:
-        pool.join()
+        for child, receive in children:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            receive.close()
     return [played[table.pk] for table in tables]
 
 
-def rounds_play_chunk(chunk: tuple[list[tuple[int, list[int]]], datetime]) -> list[tuple[int, int]]:
-    """(table id, round id) for each (table id, dice) played (in a forked process)."""
+def child_answer(child: Any, receive: Any, deadline: float) -> list[tuple[int, int]]:
+    """What a setup process sent back: its pairs, or a BenchFailure with its traceback."""
+    while not receive.poll(0.2):
+        if not child.is_alive() and not receive.poll(0):
+            raise BenchFailure(
+                f"a setup process (pid {child.pid}) exited with {child.exitcode} and no answer"
+            )
+        if time.monotonic() > deadline:
+            raise BenchFailure(f"a setup process (pid {child.pid}) did not finish in time")
+    try:
+        outcome, value = receive.recv()
+    except EOFError:
+        raise BenchFailure(f"a setup process (pid {child.pid}) closed its pipe") from None
+    if outcome != "played":
+        raise BenchFailure(f"a setup process (pid {child.pid}) failed:\n{value}")
+    return value
+
+
+def rounds_play_child(plays: list[tuple[int, list[int]]], send: Any) -> None:
+    """Play these rounds in a forked process; send back plain data only, ("played", pairs)
+    or ("failed", the traceback's text): an exception object might not survive pickling."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not this script's handler
+    try:
+        answer = ("played", rounds_play_chunk(plays))
+    except BaseException:
+        answer = ("failed", traceback.format_exc())
+    send.send(answer)
+    send.close()
+
+
+def rounds_play_chunk(plays: list[tuple[int, list[int]]]) -> list[tuple[int, int]]:
+    """(table id, round id) for each (table id, dice) played, each step at the real clock's
+    time (as a dealer's would be: the gates see the time they would in play)."""
     from django.db import connections
+    from django.utils import timezone
 
     from casino.models import Table
     from games.services.rounds import result_enter, round_open, wagers_place
     from tests.casino.floor_fixtures import operations
 
-    plays, now = chunk
     by, done = operations(), []
     try:
         for table_id, dice in plays:
-            round_ = round_open(Table.objects.get(pk=table_id), by=by, now=now)
-            wagers_place(round_, WAGER_LIST, by=by, now=now)
-            round_ = result_enter(round_, "throw", dice, by=by, now=now)
+            round_ = round_open(Table.objects.get(pk=table_id), by=by, now=timezone.now())
+            wagers_place(round_, WAGER_LIST, by=by, now=timezone.now())
+            round_ = result_enter(round_, "throw", dice, by=by, now=timezone.now())
             done.append((table_id, round_.pk))
     finally:
         connections.close_all()
@@ -608,14 +654,15 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     counts = args.worker_counts
     warm = 2 * max(counts) * args.concurrency
     total = args.rounds + warm + args.profile_rounds + 1
-    from tests.casino.floor_fixtures import T0
+    from django.utils import timezone
 
-    now = T0 + timedelta(minutes=10)  # the table built at T0 is open
-
+    # The tables are built (their records approved, their sets put in play) a minute ago by
+    # the real clock, and the rounds are played at the real clock's time: whatever gate
+    # reads the clock sees what it would see on a floor.
     started = time.perf_counter()
-    tables = tables_make(total)
+    tables = tables_make(total, timezone.now() - timedelta(minutes=1))
     made = time.perf_counter()
-    ids = rounds_play(tables, args.seed, now, args.setup_processes)
+    ids = rounds_play(tables, args.seed, args.setup_processes)
     played = time.perf_counter()
     connections.close_all()
     timed_ids = ids[: args.rounds]
