@@ -92,7 +92,7 @@ def entry_post(
         return entry
     sql, params = entry_insert(entry, line_rows(postings))
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql} SELECT id FROM entry", params)
+        cursor.execute(f"WITH {sql} SELECT id FROM entry", params)
         entry.pk = cursor.fetchone()[0]
     entry._state.adding, entry._state.db = False, connection.alias
     return entry
@@ -101,9 +101,9 @@ def entry_post(
 def entry_insert(
     entry: LedgerEntry, lines: Sequence[tuple[str, str, int | None, str, Decimal]]
 ) -> tuple[str, list[Any]]:
-    """`WITH entry AS (INSERT ... RETURNING id), entry_lines AS (INSERT ...)` and its
-    parameters: an unsaved entry and its `line_rows`, for one PostgreSQL statement that
-    goes on with `, more AS (...)` or a final query (`entry` holds the new id)."""
+    """`entry AS (INSERT ... RETURNING id), entry_lines AS (INSERT ...)` and its
+    parameters: an unsaved entry and its `line_rows`, as WITH clauses of one PostgreSQL
+    statement (`entry` holds the new id)."""
     params = [
         entry.key,
         entry.kind,
@@ -138,7 +138,7 @@ def _entry_sql() -> str:
     line_table, line_columns = _columns(LedgerLine, ("entry", "table", *LINE_COLUMNS))
     picked = ", ".join(f"line.{column}" for column in line_columns[2:])
     return (
-        f"WITH entry AS (INSERT INTO {entry_table} ({', '.join(entry_columns)})"
+        f"entry AS (INSERT INTO {entry_table} ({', '.join(entry_columns)})"
         f" VALUES ({', '.join(['%s'] * len(entry_columns))}) RETURNING id),"
         f" entry_lines AS (INSERT INTO {line_table} ({', '.join(line_columns)})"
         f" SELECT entry.id, %s, {picked}"

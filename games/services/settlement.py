@@ -269,18 +269,21 @@ def _written_at_once(
     """Every row of the settlement in one PostgreSQL statement: the ledger entry and its
     lines, the resolutions, the round and the request (one round trip where the ORM's
     inserts and saves take five; the same rows, under the same constraints)."""
-    sql, params = entry_insert(entry, lines)
-    params += [round_.pk, rows_json(RESOLUTION_COLUMNS, resolutions)]
-    params += [getattr(round_, name) for name in ROUND_SETTLED] + [round_.pk]
+    ledger_sql, ledger_params = entry_insert(entry, lines)
+    round_sql, resolved_sql = _settled_sql()
+    params = [getattr(round_, name) for name in ROUND_SETTLED] + [round_.pk]
     params += [getattr(request, name) for name in REQUEST_SETTLED] + [request.pk]
+    params += [*ledger_params, round_.pk, rows_json(RESOLUTION_COLUMNS, resolutions)]
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql}, {_settled_sql()}", params)
+        # The round's and the request's updates first: a statement's text as PostgreSQL
+        # shows it (pg_stat_activity, the locks it waits on) begins with what it locks.
+        cursor.execute(f"WITH {round_sql}, {ledger_sql}, {resolved_sql}", params)
         entry.pk = cursor.fetchone()[0]
     entry._state.adding, entry._state.db = False, connection.alias
 
 
 @cache
-def _settled_sql() -> str:
+def _settled_sql() -> tuple[str, str]:
     # Built once from the models' tables and columns (never per settlement).
     quote = connection.ops.quote_name
 
@@ -292,16 +295,19 @@ def _settled_sql() -> str:
 
     table = quote(Resolution._meta.db_table)
     names = [column(Resolution, name) for name in RESOLUTION_COLUMNS]
-    return (
-        f"resolved AS (INSERT INTO {table} ({column(Resolution, 'round')}, {', '.join(names)})"
-        f" SELECT %s, {', '.join(f'r.{name}' for name in names)}"
-        f" FROM json_populate_recordset(NULL::{table}, %s) AS r),"
-        f" round_settled AS (UPDATE {quote(Round._meta.db_table)}"
+    updates = (
+        f"round_settled AS (UPDATE {quote(Round._meta.db_table)}"
         f" SET {sets(Round, ROUND_SETTLED)} WHERE id = %s),"
         f" request_settled AS (UPDATE {quote(SettlementRequest._meta.db_table)}"
         f" SET {sets(SettlementRequest, REQUEST_SETTLED)} WHERE id = %s)"
+    )
+    resolved = (
+        f"resolved AS (INSERT INTO {table} ({column(Resolution, 'round')}, {', '.join(names)})"
+        f" SELECT %s, {', '.join(f'r.{name}' for name in names)}"
+        f" FROM json_populate_recordset(NULL::{table}, %s) AS r)"
         " SELECT id FROM entry"
     )
+    return updates, resolved
 
 
 def _no_rejection_check(round_: Round, played: Sequence[Played]) -> None:

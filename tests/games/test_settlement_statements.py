@@ -118,5 +118,5 @@ def test_a_settlement_is_four_statements_on_postgresql():
     # test's own transaction makes the settlement's a savepoint: not counted).
     statements = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert len(statements) == 4, [sql[:80] for sql in statements]
-    assert statements[-1].startswith("WITH entry AS (INSERT INTO")
+    assert statements[-1].startswith('WITH round_settled AS (UPDATE "games_round"')
     books_balance_check(table)
