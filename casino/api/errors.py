@@ -30,6 +30,14 @@ class ApiError(exceptions.APIException):
         self.reasons = reasons or [detail]
         super().__init__(detail, code)
 
+    def __reduce__(self) -> tuple:
+        # APIException keeps no args: pickle the arguments (and `detail`, made by DRF).
+        return (
+            type(self),
+            (self.status_code, self.code, str(self.detail), self.reasons),
+            self.__dict__,
+        )
+
 
 def error_body(
     status_code: int,

@@ -4,14 +4,16 @@ Every posting is a pair of lines of equal and opposite amount, so every entry su
 zero by construction; an adjusting entry's free-form lines are checked to.
 """
 
+import json
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
 
 from casino.audit import audit_created
 from casino.rules.text import shown_name
@@ -23,39 +25,44 @@ PLAYER_LENGTH = LedgerLine._meta.get_field("player").max_length
 Kind = LedgerLine.Kind
 ZERO = Decimal("0.00")
 ADJUST = "games.adjust_ledger"
+# A line's own columns, in the order of the rows `line_rows` gives.
+LINE_COLUMNS = ("account", "player", "wager_id", "kind", "amount")
 
 
 @dataclass(frozen=True)
 class Posting:
-    """`amount` moves from one account to another (a player's, when `player` is set)."""
+    """`amount` moves from one account to another (a player's, when `player` is set);
+    `wager_id` names the wager it is for, if any."""
 
     source: str
     target: str
     amount: Decimal
     kind: str
     player: str = ""
-    wager: Wager | None = None
+    wager_id: int | None = None
 
 
-def lines_of(entry: LedgerEntry, postings: Iterable[Posting]) -> list[LedgerLine]:
-    """The two lines of each posting with an amount (a zero moves nothing)."""
-    lines = []
+def line_rows(postings: Iterable[Posting]) -> list[tuple[str, str, int | None, str, Decimal]]:
+    """The two lines of each posting with an amount (a zero moves nothing), as
+    (account, player, wager_id, kind, amount): the player only on a player's line."""
+    rows = []
     for p in postings:
         if p.amount == 0:
             continue
-        for account, amount in ((p.source, -p.amount), (p.target, p.amount)):
-            lines.append(
-                LedgerLine(
-                    entry=entry,
-                    table_id=entry.table_id,
-                    account=account,
-                    player=p.player if account == Account.PLAYER else "",
-                    wager=p.wager,
-                    kind=p.kind,
-                    amount=amount,
-                )
-            )
-    return lines
+        player = p.player if p.source == Account.PLAYER else ""
+        rows.append((p.source, player, p.wager_id, p.kind, -p.amount))
+        player = p.player if p.target == Account.PLAYER else ""
+        rows.append((p.target, player, p.wager_id, p.kind, p.amount))
+    return rows
+
+
+def lines_of(entry: LedgerEntry, postings: Iterable[Posting]) -> list[LedgerLine]:
+    """The lines of these postings as unsaved rows of `entry`."""
+    table_id = entry.table_id
+    return [
+        LedgerLine(entry=entry, table_id=table_id, **dict(zip(LINE_COLUMNS, row, strict=True)))
+        for row in line_rows(postings)
+    ]
 
 
 def entry_post(
@@ -68,8 +75,9 @@ def entry_post(
     now: datetime,
     memo: str = "",
 ) -> LedgerEntry:
-    """One entry and its lines, in bulk; the unique key refuses the same posting twice."""
-    entry = LedgerEntry.objects.create(
+    """One entry and its lines; the unique key refuses the same posting twice. On
+    PostgreSQL one statement writes them all (`entry_insert`)."""
+    entry = LedgerEntry(
         key=key,
         kind=kind,
         table_id=round_.table_id,
@@ -78,8 +86,71 @@ def entry_post(
         posted_by=by,
         memo=memo,
     )
-    LedgerLine.objects.bulk_create(lines_of(entry, postings))
+    if connection.vendor != "postgresql":
+        entry.save()
+        LedgerLine.objects.bulk_create(lines_of(entry, postings))
+        return entry
+    sql, params = entry_insert(entry, line_rows(postings))
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {sql} SELECT id FROM entry", params)
+        entry.pk = cursor.fetchone()[0]
+    entry._state.adding, entry._state.db = False, connection.alias
     return entry
+
+
+def entry_insert(
+    entry: LedgerEntry, lines: Sequence[tuple[str, str, int | None, str, Decimal]]
+) -> tuple[str, list[Any]]:
+    """`entry AS (INSERT ... RETURNING id), entry_lines AS (INSERT ...)` and its
+    parameters: an unsaved entry and its `line_rows`, as WITH clauses of one PostgreSQL
+    statement (`entry` holds the new id)."""
+    params = [
+        entry.key,
+        entry.kind,
+        entry.table_id,
+        entry.round_id,
+        entry.posted_at,
+        entry.posted_by_id,
+        entry.memo,
+        entry.table_id,
+        rows_json(LINE_COLUMNS, lines),
+    ]
+    return _entry_sql(), params
+
+
+def rows_json(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """Rows as a JSON array of objects for `json_populate_recordset`: one parameter for a
+    set of rows, dumped in C. Amounts go as strings, read back by PostgreSQL exactly."""
+    return json.dumps(
+        [
+            {c: str(v) if isinstance(v, Decimal) else v for c, v in zip(columns, row, strict=True)}
+            for row in rows
+        ]
+    )
+
+
+@cache
+def _entry_sql() -> str:
+    # Built once from the models' own tables and columns (never per insert).
+    entry_table, entry_columns = _columns(
+        LedgerEntry, ("key", "kind", "table", "round", "posted_at", "posted_by", "memo")
+    )
+    line_table, line_columns = _columns(LedgerLine, ("entry", "table", *LINE_COLUMNS))
+    picked = ", ".join(f"line.{column}" for column in line_columns[2:])
+    return (
+        f"entry AS (INSERT INTO {entry_table} ({', '.join(entry_columns)})"
+        f" VALUES ({', '.join(['%s'] * len(entry_columns))}) RETURNING id),"
+        f" entry_lines AS (INSERT INTO {line_table} ({', '.join(line_columns)})"
+        f" SELECT entry.id, %s, {picked}"
+        f" FROM entry, json_populate_recordset(NULL::{line_table}, %s) AS line)"
+    )
+
+
+def _columns(model: type[models.Model], names: Sequence[str]) -> tuple[str, list[str]]:
+    """The model's table and these fields' columns, quoted."""
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name.removesuffix("_id")) for name in names]
+    return quote(model._meta.db_table), [quote(field.column) for field in fields]
 
 
 def placement_post(
@@ -91,7 +162,7 @@ def placement_post(
         kind=LedgerEntry.Kind.PLACEMENT,
         round_=round_,
         postings=[
-            Posting(Account.PLAYER, Account.LAYOUT, w.amount, Kind.STAKE, w.player, w)
+            Posting(Account.PLAYER, Account.LAYOUT, w.amount, Kind.STAKE, w.player, w.pk)
             for w in wagers
         ],
         by=by,
@@ -106,7 +177,8 @@ def house_side(net: Decimal, vigorish: Decimal, reduction: Decimal) -> Decimal:
 
 
 def decision_postings(
-    wager: Wager,
+    player: str,
+    wager_id: int,
     net: Decimal,
     stake: Decimal,
     vigorish: Decimal,
@@ -118,10 +190,9 @@ def decision_postings(
     can lose more than its wager, § 621a.9(o)) when negative. The vigorish goes to fees,
     a payout limit reduction back to the inventory. The player's lines for the wager, with
     its placement and any stake reduction, add up to the engine's `net` exactly."""
-    player = wager.player
 
     def move(source: str, target: str, amount: Decimal, kind: str) -> Posting:
-        return Posting(source, target, amount, kind, player, wager)
+        return Posting(source, target, amount, kind, player, wager_id)
 
     if fee_kind:  # the Extra Roll purchase is spent, never at risk (§ 675a.2(e)(3))
         return [move(Account.LAYOUT, Account.FEES, stake, Kind.EXTRA_ROLL)]

@@ -12,6 +12,11 @@ class MalformedInput(ValueError):
         self.field = field
         self.message = message
 
+    def __reduce__(self) -> tuple:
+        # Raised in a worker, it crosses a process boundary: pickle the arguments, not the
+        # message (Exception's default calls __init__ with the message alone).
+        return (type(self), (self.field, self.message), self.__dict__)
+
 
 class RuleViolation(Exception):
     """The input is well formed but the regulations forbid it now.
@@ -23,3 +28,6 @@ class RuleViolation(Exception):
         super().__init__(f"{message} ({cite})")
         self.message = message
         self.cite = cite
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.message, self.cite), self.__dict__)
