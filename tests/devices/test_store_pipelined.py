@@ -146,3 +146,20 @@ def test_a_batch_is_one_script_call(stores, monkeypatch):
 
     assert piped.heartbeats(beats) == 10
     assert calls == [4, 4, 2]
+
+
+@pytest.mark.parametrize("path", ["single", "pipelined"])
+def test_a_script_redis_does_not_know_is_loaded_and_run(stores, path):
+    """As after a Redis restart: the script's SHA is unknown (a script of its own here, not
+    SCRIPT FLUSH, which would empty the cache of every other user of this Redis)."""
+    made = stores[0]
+    fresh = f"\n-- {uuid.uuid4().hex}"
+    made._claim = made.client.register_script(store_module._CLAIM + fresh)
+    made._claims = made.client.register_script(store_module._CLAIMS + fresh)
+    assert made.client.script_exists(made._claim.sha, made._claims.sha) == [False, False]
+    beat = (7, KIND, "dk_key00007", "nonce00000000007", NOW)
+    if path == "single":
+        assert made.heartbeat(*beat) is True
+    else:
+        assert made.heartbeats([beat]) == 1
+    assert made.seen(KIND) == {7: NOW}
