@@ -325,37 +325,48 @@ class RedisStore:
     def heartbeats(self, beats: list[tuple[int, str, str, str, float]]) -> int:
         """Many heartbeats, (device id, kind, key id, nonce, at) each, claimed as `heartbeat`
         claims one, a batch of them a script call, the calls pipelined; how many were new.
-        A refused one (revoked, a used nonce, Redis emptied meanwhile) is not counted.
+        A refused one (revoked, a used nonce) is not counted.
 
         The commands are packed here, not by redis-py (whose packing, an argument at a
-        time, costs more than Redis's running of the script), and sent one batch at a
-        time, so Redis runs a batch while the next is packed."""
-        if not beats:
-            return 0
-        self.begin(beats[0][4])
-        if not self.client.script_exists(self._claims.sha)[0]:
-            self.client.script_load(
-                self._claims.script
-            )  # Redis restarted: its script cache is empty
+        time, costs more than Redis's running of the script), and written a batch at a
+        time, so Redis runs a batch while the next is packed: in all one write and one
+        read, unless Redis lost its data (the store begun again) or its scripts (loaded
+        again), when the batches it did not run are sent once more."""
+        batches = [beats[start : start + _BATCH] for start in range(0, len(beats), _BATCH)]
+        new, again = self._claims_run(batches)
+        if again:
+            self.begin(beats[0][4])
+            new += self._claims_run(again)[0]
+        return new
+
+    def _claims_run(self, batches: list[list]) -> tuple[int, list[list]]:
+        """Claim these batches; (new heartbeats, the batches to send again: Redis had lost
+        its data or did not know the script). Unknown to Redis, the script is loaded here."""
         pool = self.client.connection_pool
         connection = pool.get_connection()
-        batches = range(0, len(beats), _BATCH)
+        new, again, unknown = 0, [], False
         try:
-            for start in batches:
-                packed = self._claims_packed(beats[start : start + _BATCH])
-                connection.send_packed_command([packed], check_health=False)
-            new = 0
-            for _ in batches:
-                answers = connection.read_response()
-                if isinstance(answers, Exception):
-                    raise answers
+            for batch in batches:
+                connection.send_packed_command([self._claims_packed(batch)], check_health=False)
+            for batch in batches:
+                try:
+                    answers = connection.read_response()
+                except NoScriptError:  # Redis restarted since the script was loaded
+                    again.append(batch)
+                    unknown = True
+                    continue
+                if answers and answers[0] == -2:  # Redis lost its data: begin again
+                    again.append(batch)
+                    continue
                 new += answers.count(1)
         except BaseException:
             connection.disconnect()  # answers may be left unread on it
             raise
         finally:
             pool.release(connection)
-        return new
+        if unknown:
+            self.client.script_load(self._claims.script)
+        return new, again
 
     def _claims_packed(self, beats: list[tuple[int, str, str, str, float]]) -> bytes:
         """EVALSHA of _CLAIMS for these heartbeats, in Redis's protocol (RESP)."""
