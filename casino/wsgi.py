@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.exception import convert_exception_to_response
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
@@ -44,9 +45,16 @@ HEARTBEAT_SKIPPED = frozenset(
 )
 
 
+# The hooks Django calls from around the URL resolver, which this handler has not: a
+# middleware with one would not act on a heartbeat (HeartbeatHandler refuses to start).
+RESOLVER_HOOKS = ("process_view", "process_exception", "process_template_response")
+
+
 class HeartbeatHandler(WSGIHandler):
     """Django's WSGI handler with the heartbeat view in place of the URL resolver, and only
-    the middleware of settings.MIDDLEWARE that acts on a heartbeat."""
+    the middleware of settings.MIDDLEWARE that acts on a heartbeat. A middleware added to
+    the settings is on the way too, unless it is in HEARTBEAT_SKIPPED; one with a hook that
+    only the URL resolver's side calls stops it from starting, rather than being passed by."""
 
     def load_middleware(self, is_async: bool = False) -> None:
         self._view_middleware: list = []
@@ -55,8 +63,16 @@ class HeartbeatHandler(WSGIHandler):
         # The view the URLconf routes the path to (devices.views.heartbeat).
         chain = convert_exception_to_response(resolve(reverse("device-heartbeat")).func)
         for path in reversed(settings.MIDDLEWARE):
-            if path not in HEARTBEAT_SKIPPED:
-                chain = convert_exception_to_response(import_string(path)(chain))
+            if path in HEARTBEAT_SKIPPED:
+                continue
+            middleware = import_string(path)(chain)
+            hooks = [hook for hook in RESOLVER_HOOKS if hasattr(middleware, hook)]
+            if hooks:
+                raise ImproperlyConfigured(
+                    f"{path} has {', '.join(hooks)}, which the heartbeat's handler would not"
+                    " call: put it in casino.wsgi.HEARTBEAT_SKIPPED, or make it act without"
+                )
+            chain = convert_exception_to_response(middleware)
         self._middleware_chain = chain
 
 

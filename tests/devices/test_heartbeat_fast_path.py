@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_finished, request_started
 from django.db import OperationalError, close_old_connections
 from django.test import override_settings
@@ -309,6 +311,28 @@ def test_a_body_over_the_limit_is_refused_413_as_django_refuses_it(sic_bo):
     fast, django = both(sic_bo.shaker, b'{"device": 1, "pad": "' + b"x" * 5000 + b'"}')
     assert fast.status_code == 413
     assert_same(fast, django)
+
+
+def test_a_middleware_only_the_url_resolver_would_call_stops_the_handler():
+    added = "django.contrib.admindocs.middleware.XViewMiddleware"  # it has process_view
+    with (
+        override_settings(MIDDLEWARE=[*settings.MIDDLEWARE, added]),
+        pytest.raises(ImproperlyConfigured, match="XViewMiddleware has process_view"),
+    ):
+        wsgi.HeartbeatHandler()
+
+
+def test_a_middleware_added_to_the_settings_acts_on_a_heartbeat(sic_bo):
+    added = "django.middleware.locale.LocaleMiddleware"  # it answers with Content-Language
+    with override_settings(MIDDLEWARE=[*settings.MIDDLEWARE, added]):
+        handler = wsgi.HeartbeatHandler()
+    body = json.dumps({"device": sic_bo.shaker.device.pk}).encode()
+    answer = call(
+        handler, environ_for("POST", HEARTBEAT, body, headers_for(sic_bo.shaker, HEARTBEAT, body))
+    )
+    assert answer.status_code == 204
+    assert answer["Content-Language"] == "en"
+    assert answer["Vary"] == "Accept-Language"
 
 
 def test_the_https_redirect_applies_to_the_fast_path(sic_bo):
