@@ -2,11 +2,13 @@
 itself and a database row per heartbeat, all in one run; and the time from a device
 going quiet to its stale event.
 
-    .venv/bin/python bench/heartbeats.py [--seconds 5] [--devices 1000] [--clients CPUS*2]
-        [--workers CPUS*2] [--worker-class sync|gthread] [--batch 500] [--trials 5]
-        [--seed 8] [--setup-processes CPUS]
+    .venv/bin/python bench/heartbeats.py [--seconds 5] [--devices 1000] [--clients CPUS*8]
+        [--workers CPUS*2] [--worker-classes sync,gthread] [--warmup 2] [--batch 500]
+        [--trials 5] [--seed 8] [--setup-processes CPUS] [--quick]
 
-About two minutes with the defaults on 2 cores.
+About two and a half minutes with the defaults on 2 cores; `--quick` (40 devices, 1 s a
+figure, sync workers only, one trial, the same checks) about a minute, most of it
+starting processes.
 
 Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust), Redis at 127.0.0.1:6379 and
 `redis-benchmark` on PATH. It creates a throwaway database casino_bench_hb_<random>,
@@ -26,28 +28,41 @@ row; `--devices` devices registered through `devices.services.device_register` b
 automated shaker), their secrets kept as issued.
 
 Timed, `--seconds` each, in one run:
-- redis-benchmark: `-q -n 200000 -P 16` for `-t set`, `-t zadd` (random members) and
-  EVAL of the store's own claim script (SET NX EX and ZADD, random nonces): what Redis does
-  from a C client pipelining 16 deep. The SET figure is the denominator of every ratio.
-- RedisStore.heartbeats in this process, `--batch` heartbeats a pipeline, and
-  RedisStore.heartbeat, one round trip a heartbeat (their nonce keys deleted after).
+- redis-benchmark: `-q -n 200000 -P 16` (20000 with --quick) for `-t set`, `-t zadd`
+  (random members) and EVAL of the store's own claim script (SET NX EX and ZADD, random
+  nonces): what Redis does from a C client pipelining 16 deep. The SET figure is the
+  denominator of every ratio.
+- RedisStore.heartbeats in this process, `--batch` heartbeats a call (the store's
+  pipelined path: a script call claims 250 of them, each as the single path claims one),
+  and RedisStore.heartbeat, one round trip a heartbeat (their nonce keys deleted after).
 - The Django application in this process: signed heartbeats through casino.wsgi's
-  handler (no HTTP), as they come (each credential read again after its 2 s in the
-  cache), and again with every credential cached for the run (no row read).
-- HTTP: gunicorn casino.wsgi (`--workers` workers of `--worker-class`, sync by default as
-  deploy/gunicorn.conf.py runs it, on a free port) and `--clients` client processes, each
-  POSTing /devices/v1/heartbeat with http.client (keep-alive where the server keeps the
-  connection) for its share of the devices, every request signed with
-  devices.signing.signed_headers (a fresh nonce, the current timestamp). A one-second
-  warm-up first; 204s are counted and anything else is reported.
+  application (no HTTP): as they come (each credential read again: the cache's time set
+  to 0), and with every credential cached for the run; and through Django's own handler
+  (casino.wsgi.django_application, the full stack), every credential cached.
+- HTTP: gunicorn (`--workers` workers, for each of `--worker-classes`, on a free port)
+  serving, one after the other with the same workers and clients: the baseline, a trivial
+  WSGI app in this file that reads the body and answers 204; casino.wsgi, as deploy/
+  serves it (a heartbeat takes its shorter way, HeartbeatHandler); and, with the first
+  worker class, Django's own handler (the full stack, no shorter way). The two Django
+  applications are loaded in gunicorn's master (--preload) with every credential already
+  in the process's cache (`warmed`): each worker starts from a floor's steady state. The
+  `--clients` client processes POST /devices/v1/heartbeat for their share of the devices,
+  each request signed with devices.signing.signed_headers (a fresh nonce, the current
+  timestamp), written to a socket and its answer parsed by hand (http.client would cost
+  the clients two to three times the CPU, on the same cores), the connection kept while
+  the server keeps it. A client waits for each answer, and a heartbeat waits on Redis's
+  round trip: with as many clients as the gthread workers have threads (16 on 2 cores),
+  not 4, the cores rather than the round trips bound the rate, as a floor's thousand
+  devices would. A `--warmup` first; 204s are counted and anything else reported.
 - Baselines on PostgreSQL, in this process: a row per heartbeat (DeviceNonce
   objects.create, one INSERT and its commit: the baseline the issue names), and
   DatabaseStore.heartbeat (the embedded default: a nonce row and the Device row updated,
   in one transaction).
 
 What limits each: CPU time per heartbeat of this process, of the client processes, of
-the gunicorn workers (/proc) and of Redis (INFO cpu: the whole server's); credential
-loads per heartbeat (idx_scan of devices_devicecredential in pg_stat_user_tables, or
+the gunicorn workers (/proc) and of Redis (INFO cpu: the whole server's), and the
+heartbeats a second per core these processes kept busy (what two idle cores would give);
+credential loads per heartbeat (idx_scan of devices_devicecredential in pg_stat_user_tables, or
 auth._load counted in this process) and what one costs, with and without the ORDER BY
 that `.first()` takes from DeviceCredential.Meta.ordering.
 
@@ -64,7 +79,9 @@ expected 3 s plus up to the 1 s between passes plus the hand-off from beat to th
 worker. The median time of a watch pass comes from the worker's log.
 
 Checks, never timing assertions (exit 1 on failure): every request answered 204 and every
-store heartbeat was new; every trial device went stale.
+store heartbeat was new; every answer from casino.wsgi came by the heartbeat's shorter way
+(no `Vary: Cookie`, which only Django's full stack adds) and every answer of Django's own
+handler by the full stack; every trial device went stale.
 """
 
 import argparse
@@ -457,20 +474,29 @@ def database_store(devices: list[Dev], seconds: float, problems: list[str]) -> F
 
 
 def wsgi_in_process(
-    store: Any, devices: list[Dev], seconds: float, problems: list[str], *, warm: bool = False
+    store: Any,
+    devices: list[Dev],
+    seconds: float,
+    problems: list[str],
+    *,
+    warm: bool = False,
+    django: bool = False,
 ) -> Figure:
     """The Django application alone: signed heartbeats through its WSGI handler in this
     process, as gunicorn calls it, with no HTTP and no gunicorn. `warm`: every credential
     loaded first and kept for the run (CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS an hour), so
-    no heartbeat reads a row: what the endpoint costs without the credential read."""
+    no heartbeat reads a row: what the endpoint costs without the credential read.
+    `django`: through Django's own handler (casino.wsgi.django_application, the full
+    stack), not casino.wsgi's shorter way for heartbeats."""
     import io
 
     from django.test.utils import override_settings
 
-    from casino.wsgi import application
+    from casino import wsgi
     from devices import auth
     from devices.signing import signed_headers
 
+    handler = wsgi.django_application if django else wsgi.application
     counter = iter(range(10**12))
     answered: Counter[str] = Counter()
     loads = [0]
@@ -494,7 +520,7 @@ def wsgi_in_process(
         ).items():
             environ["HTTP_" + name.upper().replace("-", "_")] = value
         status = []
-        response = application(environ, lambda line, headers: status.append(line))
+        response = handler(environ, lambda line, headers: status.append(line))
         b"".join(response)
         response.close()
         answered[status[0]] += 1
@@ -516,9 +542,11 @@ def wsgi_in_process(
     ok = answered.pop("204 No Content", 0)
     for line, count in answered.items():
         problems.append(f"WSGI in-process: {count} answered {line}")
-    label = "Django WSGI handler in-process (no HTTP), 1 process"
+    label = "casino.wsgi in-process (no HTTP), credentials read each time, 1 process"
     if warm:
-        label = "the same, every credential cached (no row read)"
+        label = "casino.wsgi in-process, every credential cached (no row read)"
+    if django:
+        label = "Django's own handler in-process (full stack), every credential cached"
     figure = Figure(label, ok / wall)
     figure.notes.append(
         f"{1e3 * cpu / done:.2f} ms of this process's CPU and {1e3 * spent / done:.3f} ms of"
@@ -545,18 +573,62 @@ def signing_rate(devices: list[Dev], seconds: float) -> float:
 # --- HTTP ----------------------------------------------------------------------------------------
 
 
+# The applications gunicorn serves, in the same run, with the same workers and clients.
+APPS = {
+    "trivial": "heartbeats:trivial_app",  # the baseline: this file's, below
+    "casino.wsgi": "heartbeats:warmed('casino.wsgi')",  # what deploy/ serves
+    "django": "heartbeats:warmed('django')",  # Django's own handler, no shorter way
+}
+APP_LABELS = {
+    "trivial": "baseline: a trivial WSGI app (reads the body, answers 204)",
+    "casino.wsgi": "HTTP casino.wsgi (HeartbeatHandler)",
+    "django": "HTTP Django's own handler (full stack)",
+}
+
+
+def trivial_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    """The baseline under the same server: read the body, answer 204, nothing else."""
+    environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    start_response("204 No Content", [])
+    return [b""]
+
+
+def warmed(which: str) -> Any:
+    """casino.wsgi's application ("casino.wsgi") or Django's own handler ("django"), loaded
+    in gunicorn's master (--preload) with every credential already in the process's
+    cache, so each worker starts from the steady state of a floor (a worker keeps a
+    credential CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS, 300 s, and hears from each device
+    every few seconds) rather than loading each credential once for itself in the
+    measured seconds."""
+    from django.db import connections
+
+    from casino import wsgi
+    from devices import auth
+    from devices.models import DeviceCredential
+    from devices.signing import SignatureRefused
+
+    now = time.time()
+    for key_id in DeviceCredential.objects.values_list("key_id", flat=True):
+        with contextlib.suppress(SignatureRefused):
+            auth.caller_for(key_id, now, cached=True)
+    connections.close_all()  # each worker opens its own
+    return wsgi.application if which == "casino.wsgi" else wsgi.django_application
+
+
 def gunicorn_start(
-    env: dict[str, str], workers: int, worker_class: str, logs: Path
+    env: dict[str, str], app: str, workers: int, worker_class: str, logs: Path
 ) -> tuple[Any, int]:
     port = free_port()
     argv = [
-        sys.executable, "-m", "gunicorn", "casino.wsgi",
+        sys.executable, "-m", "gunicorn", APPS[app], "--pythonpath", str(ROOT / "bench"),
         "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
         "--worker-class", worker_class, "--timeout", "30", "--log-level", "warning",
     ]  # fmt: skip
     if worker_class == "gthread":
         argv += ["--threads", "4"]
-    log = logs / "gunicorn.log"
+    if app != "trivial":
+        argv += ["--preload"]
+    log = logs / f"gunicorn-{app}-{worker_class}.log"
     process = group_start(argv, env, log)
     deadline = time.monotonic() + 60
     while True:
@@ -579,47 +651,99 @@ class Driven:
     other: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     connects: int = 0
+    vary_cookie: int = 0  # answers carrying Vary: Cookie (Django's full stack adds it)
     cpu: float = 0.0
     last: float = 0.0  # wall clock of the last response
 
 
-def client_run(job: tuple[int, list[Dev], float, float]) -> Driven:
-    """One client process: signed heartbeats for its devices in turn, from `start` (wall
-    clock) for `seconds`, over one http.client connection (opened again when closed)."""
+def request_bytes(device: Dev, body: bytes, now: float) -> bytes:
+    """A signed heartbeat as the bytes a device sends (signed by devices.signing)."""
     from devices.signing import signed_headers
 
+    headers = signed_headers(device.key_id, device.secret, "POST", PATH, body, now)
+    lines = [
+        f"POST {PATH} HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/json",
+        f"Content-Length: {len(body)}",
+        *(f"{name}: {value}" for name, value in headers.items()),
+    ]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def answer_read(sock: socket.socket, buffer: bytes) -> tuple[int, bytes, bool, bool, bytes]:
+    """One HTTP answer from `sock`: (status, body, closed after it, Vary: Cookie, the bytes
+    read beyond it)."""
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status, length, close, vary = int(lines[0].split()[1]), 0, False, False
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"connection":
+            close = value == b"close"
+        elif name == b"vary":
+            vary = b"cookie" in value
+    while len(buffer) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        buffer += chunk
+    return status, buffer[:length], close, vary, buffer[length:]
+
+
+def client_run(job: tuple[int, list[Dev], float, float]) -> Driven:
+    """One client process: signed heartbeats for its devices in turn, from `start` (wall
+    clock) for `seconds`, one at a time on a socket kept open while the server keeps it.
+    The request is written and the answer parsed by hand (http.client costs the client
+    two to three times as much CPU, on the cores the server runs on)."""
     port, devices, start, seconds = job
     driven = Driven()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     bodies = [b'{"device": %d}' % d.id for d in devices]
+    sock: socket.socket | None = None
+    buffer = b""
     while time.time() < start:
         time.sleep(0.001)
     cpu = os.times()
     end = start + seconds
     index = 0
     while time.time() < end:
-        d, body = devices[index], bodies[index]
+        request = request_bytes(devices[index], bodies[index], time.time())
         index = (index + 1) % len(devices)
-        headers = signed_headers(d.key_id, d.secret, "POST", PATH, body, time.time())
-        headers["Content-Type"] = "application/json"
-        if connection.sock is None:
-            driven.connects += 1
         try:
-            connection.request("POST", PATH, body, headers)
-            response = connection.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException) as error:
-            connection.close()
+            if sock is None:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                driven.connects += 1
+                buffer = b""
+            sock.sendall(request)
+            status, data, close, vary, buffer = answer_read(sock, buffer)
+        except OSError as error:
+            if sock is not None:
+                sock.close()
+            sock = None
             driven.errors[type(error).__name__] += 1
             continue
-        if response.status == 204:
+        driven.vary_cookie += vary
+        if status == 204:
             driven.ok += 1
         else:
-            driven.other[(response.status, data[:160].decode(errors="replace"))] += 1
+            driven.other[(status, data[:160].decode(errors="replace"))] += 1
+        if close:
+            sock.close()
+            sock = None
     driven.last = time.time()
     after = os.times()
     driven.cpu = (after.user - cpu.user) + (after.system - cpu.system)
-    connection.close()
+    if sock is not None:
+        sock.close()
     return driven
 
 
@@ -641,56 +765,93 @@ def http_drive(port: int, devices: list[Dev], clients: int, seconds: float) -> t
         total.other.update(r.other)
         total.errors.update(r.errors)
         total.connects += r.connects
+        total.vary_cookie += r.vary_cookie
         total.cpu += r.cpu
     total.last = max(r.last for r in results)
     return total, total.last - start
 
 
+@dataclass
+class Served:
+    """An HTTP figure and what it cost, a heartbeat."""
+
+    figure: Figure
+    app: str
+    worker_class: str
+    gunicorn_ms: float
+    clients_ms: float
+    redis_ms: float
+    busy: float  # cores these processes kept busy
+
+
 def http_figure(
     url: str,
-    port: int,
-    gunicorn: subprocess.Popen[bytes],
+    env: dict[str, str],
+    app: str,
+    worker_class: str,
     store: Any,
     devices: list[Dev],
     args: argparse.Namespace,
+    logs: Path,
     problems: list[str],
-) -> tuple[Figure, float]:
-    clients = min(args.clients, len(devices))
-    # Warm-up: imports, connections, and each worker's credential cache (a web process keeps
-    # a credential CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS, minutes: the floor's steady state).
-    http_drive(port, devices, clients, args.warmup)
-    workers = children(gunicorn.pid)
-    loads, gunicorn_cpu = credential_loads(url), cpu_of(workers)
-    redis_before = redis_cpu(store.client)
-    driven, wall = http_drive(port, devices, clients, args.seconds)
-    gunicorn_spent = cpu_of(workers) - gunicorn_cpu
-    redis_spent = redis_cpu(store.client) - redis_before
-    loaded = credential_loads(url) - loads
-    load_ms = 1e3 / credential_load_rate(devices, min(args.seconds, 1.0))
-    plain_ms = 1e3 / credential_load_rate(devices, min(args.seconds, 1.0), ordered=True)
-    label = f"HTTP POST {PATH}: {args.workers} {args.worker_class} workers, {clients} clients"
+    *,
+    keep: bool = False,
+) -> tuple[Served, Any, int]:
+    """Serve `app` with gunicorn, warm it up, then drive it for --seconds; the figure, and
+    the server (stopped unless `keep`) and its port."""
+    gunicorn, port = gunicorn_start(env, app, args.workers, worker_class, logs)
+    try:
+        clients = min(args.clients, len(devices))
+        # Warm-up: connections, the store's script; the credentials are in each worker's
+        # cache already (`warmed`).
+        http_drive(port, devices, clients, args.warmup)
+        workers = children(gunicorn.pid)
+        loads, gunicorn_cpu = credential_loads(url), cpu_of(workers)
+        redis_before = redis_cpu(store.client)
+        driven, wall = http_drive(port, devices, clients, args.seconds)
+        gunicorn_spent = cpu_of(workers) - gunicorn_cpu
+        redis_spent = redis_cpu(store.client) - redis_before
+        loaded = credential_loads(url) - loads if app != "trivial" else 0
+    except BaseException:
+        group_stop(gunicorn)
+        raise
+    if not keep:
+        group_stop(gunicorn)
+    label = f"{APP_LABELS[app]}, {args.workers} {worker_class} workers, {clients} clients"
     figure = Figure(label, driven.ok / wall)
     answered = driven.ok + sum(driven.other.values())
     for (status, body), count in driven.other.most_common():
-        problems.append(f"HTTP: {count} answered {status}: {body}")
+        problems.append(f"HTTP {app} {worker_class}: {count} answered {status}: {body}")
     for name, count in driven.errors.most_common():
-        problems.append(f"HTTP: {count} requests failed: {name}")
+        problems.append(f"HTTP {app} {worker_class}: {count} requests failed: {name}")
+    if app == "casino.wsgi" and driven.vary_cookie:
+        problems.append(
+            f"HTTP casino.wsgi: {driven.vary_cookie} of {answered} answers came from Django's"
+            " full stack (Vary: Cookie), not the heartbeat's shorter way"
+        )
+    if app == "django" and driven.vary_cookie != answered:
+        problems.append(f"HTTP django: {answered - driven.vary_cookie} answers without Vary")
     ok = max(driven.ok, 1)
+    busy = (gunicorn_spent + driven.cpu + redis_spent) / wall
     figure.notes += [
         f"{driven.ok:,} answered 204 in {wall:.2f} s, {answered - driven.ok:,} anything else,"
         f" {sum(driven.errors.values()):,} failed; {driven.connects:,} TCP connections opened"
-        f" ({driven.connects / max(answered, 1):.2f} a request{KEEP_ALIVE[args.worker_class]})",
-        f"CPU a heartbeat: gunicorn workers {1e3 * gunicorn_spent / ok:.2f} ms, clients"
-        f" {1e3 * driven.cpu / ok:.2f} ms, Redis {1e3 * redis_spent / ok:.3f} ms (of"
-        f" {os.cpu_count()} cores: {(gunicorn_spent + driven.cpu + redis_spent) / wall:.2f}"
-        " busy)",
-        f"credential rows loaded: {loaded:,} ({loaded / ok:.2f} a heartbeat, after a"
-        f" {args.warmup:g} s warm-up; each worker keeps one for"
-        " CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS); a load (auth._load) takes"
-        f" {load_ms:.2f} ms in this process, with the model's ordering (4 tables joined)"
-        f" {plain_ms:.2f} ms",
+        f" ({driven.connects / max(answered, 1):.2f} a request{KEEP_ALIVE[worker_class]})",
+        f"CPU a heartbeat: gunicorn workers {1e3 * gunicorn_spent / ok:.3f} ms, clients"
+        f" {1e3 * driven.cpu / ok:.3f} ms, Redis {1e3 * redis_spent / ok:.3f} ms (of"
+        f" {os.cpu_count()} cores: {busy:.2f} busy)",
     ]
-    return figure, gunicorn_spent / ok
+    if app != "trivial":
+        figure.notes.append(
+            f"credential rows loaded: {loaded:,} ({loaded / ok:.3f} a heartbeat; each worker"
+            " began with every credential cached, and keeps one for"
+            " CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS)"
+        )
+    served = Served(
+        figure, app, worker_class, 1e3 * gunicorn_spent / ok, 1e3 * driven.cpu / ok,
+        1e3 * redis_spent / ok, busy,
+    )  # fmt: skip
+    return served, gunicorn, port
 
 
 def credential_load_rate(devices: list[Dev], seconds: float, *, ordered: bool = False) -> float:
@@ -844,12 +1005,18 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         f" {args.seconds:g} s a figure"
     )
 
-    bench_set = Figure("redis-benchmark SET, -P 16", redis_benchmark("-t", "set"))
+    requests = 20000 if args.quick else 200000
+    bench_set = Figure(
+        "redis-benchmark SET, -P 16", redis_benchmark("-t", "set", requests=requests)
+    )
     bench_zadd = Figure(
-        "redis-benchmark ZADD, -P 16", redis_benchmark("-r", "100000", "-t", "zadd")
+        "redis-benchmark ZADD, -P 16",
+        redis_benchmark("-r", "100000", "-t", "zadd", requests=requests),
     )
     redis.Redis.from_url(BROKER_URL).set("bench-hb:epoch", "0")  # begun: the full claim runs
-    bench_eval = Figure("redis-benchmark EVAL claim+ZADD, -P 16", redis_benchmark(*claim_test()))
+    bench_eval = Figure(
+        "redis-benchmark EVAL claim+ZADD, -P 16", redis_benchmark(*claim_test(), requests=requests)
+    )
     redis.Redis.from_url(BROKER_URL).flushdb()
 
     batches, batch_redis = store_batches(hb_store, devices, args.seconds, args.batch, problems)
@@ -859,46 +1026,82 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     signing = signing_rate(devices, min(args.seconds, 1.0))
     in_process = wsgi_in_process(hb_store, devices, args.seconds, problems)
     in_process_warm = wsgi_in_process(hb_store, devices, args.seconds, problems, warm=True)
+    in_process_django = wsgi_in_process(
+        hb_store, devices, args.seconds, problems, warm=True, django=True
+    )
+    in_process_warm.notes.append(
+        f"signing in Python: {signing:,.0f} requests/s for one process"
+        f" ({1e6 / signing:.0f} µs a request)"
+    )
 
-    gunicorn, port = gunicorn_start(env, args.workers, args.worker_class, logs)
+    served: list[Served] = []
+    for index, worker_class in enumerate(args.worker_classes):
+        apps = ["trivial", "casino.wsgi"] + (["django"] if index == 0 else [])
+        for app in apps:
+            figure, _, _ = http_figure(
+                url, env, app, worker_class, hb_store, devices, args, logs, problems
+            )
+            served.append(figure)
+    load_ms = 1e3 / credential_load_rate(devices, min(args.seconds, 1.0))
+    plain_ms = 1e3 / credential_load_rate(devices, min(args.seconds, 1.0), ordered=True)
+    rows = database_rows(devices, args.seconds)
+    db_store = database_store(devices, args.seconds, problems)
+    from devices.models import Device, DeviceNonce
+
+    DeviceNonce.objects.all().delete()
+    Device.objects.update(last_seen_at=None)  # the watch must not hear of these
+    gunicorn, port = gunicorn_start(env, "casino.wsgi", 2, "sync", logs)
     try:
-        http, http_cpu = http_figure(url, port, gunicorn, hb_store, devices, args, problems)
-        http.notes.append(
-            f"signing in Python: {signing:,.0f} requests/s for one process"
-            f" ({1e6 / signing:.0f} µs a request)"
-        )
-        rows = database_rows(devices, args.seconds)
-        db_store = database_store(devices, args.seconds, problems)
-        from devices.models import Device, DeviceNonce
-
-        DeviceNonce.objects.all().delete()
-        Device.objects.update(last_seen_at=None)  # the watch must not hear of these
         shakers = [d for d in devices if d.kind == SHAKER][: args.trials]
         trials, passes = stale_trials(env, port, hb_store, shakers, args.seed, logs, problems)
     finally:
         group_stop(gunicorn)
 
     figures = [
-        bench_set, bench_zadd, bench_eval, batches, single, in_process, in_process_warm, http,
-        db_store, rows,
+        bench_set, bench_zadd, bench_eval, batches, single, in_process, in_process_warm,
+        in_process_django, *(s.figure for s in served), db_store, rows,
     ]  # fmt: skip
     print()
-    print(f"{'method':<62}{'heartbeats/s':>14}{':redis SET':>12}{':ORM row':>10}")
+    print(f"{'method':<90}{'heartbeats/s':>14}{':redis SET':>12}{':ORM row':>10}")
     for figure in figures:
         print(
-            f"{figure.label:<62}{figure.per_s:>14,.0f}{figure.per_s / bench_set.per_s:>12.4f}"
+            f"{figure.label:<90}{figure.per_s:>14,.0f}{figure.per_s / bench_set.per_s:>12.4f}"
             f"{figure.per_s / rows.per_s:>10.1f}"
+        )
+    print()
+    print(
+        f"HTTP, one run: gunicorn --workers {args.workers}, {min(args.clients, len(devices))}"
+        f" client processes on the same {os.cpu_count()} cores; CPU ms a heartbeat"
+    )
+    print(
+        f"{'application':<14}{'workers':>9}{'heartbeats/s':>14}{':trivial':>10}{'gunicorn':>10}"
+        f"{'clients':>9}{'redis':>8}{'busy':>6}{'per busy core':>15}"
+    )
+    for row in served:
+        trivial = next(
+            t for t in served if t.app == "trivial" and t.worker_class == row.worker_class
+        )
+        per_core = row.figure.per_s / row.busy if row.busy else 0.0
+        print(
+            f"{row.app:<14}{row.worker_class:>9}{row.figure.per_s:>14,.0f}"
+            f"{row.figure.per_s / trivial.figure.per_s:>10.3f}{row.gunicorn_ms:>10.3f}"
+            f"{row.clients_ms:>9.3f}{row.redis_ms:>8.3f}{row.busy:>6.2f}{per_core:>15,.0f}"
         )
     print()
     for figure in figures:
         for note in figure.notes:
             print(f"{figure.label.split(',')[0].split(':')[0]}: {note}")
+    print(
+        f"a credential load (auth._load) takes {load_ms:.2f} ms in this process, with the"
+        f" model's ordering (4 tables joined) {plain_ms:.2f} ms"
+    )
     need = sum(len([d for d in devices if d.kind == k]) / stale_interval(k) for k in kinds)
+    best = max((s for s in served if s.app == "casino.wsgi"), key=lambda s: s.figure.per_s)
     print(
         f"this floor needs {need:,.0f} heartbeats/s ({len(devices)} devices at their"
-        f" intervals): HTTP has {http.per_s / need:.1f} times that; Redis spends"
-        f" {1e6 * batch_redis:.1f} µs a heartbeat pipelined against {1e3 * http_cpu:.2f} ms"
-        " of gunicorn's"
+        f" intervals): HTTP ({best.worker_class}) has {best.figure.per_s / need:.1f} times that;"
+        f" Redis spends {1e6 * batch_redis:.1f} µs a heartbeat pipelined against"
+        f" {best.gunicorn_ms:.3f} ms of gunicorn's"
     )
     print()
     print(
@@ -944,20 +1147,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per figure (5)")
     parser.add_argument(
-        "--warmup", type=float, default=15.0, help="HTTP warm-up, filling the caches (15)"
+        "--warmup", type=float, default=2.0, help="HTTP warm-up before each HTTP figure (2)"
     )
     parser.add_argument("--devices", type=int, default=1000, help="devices registered (1000)")
     parser.add_argument(
-        "--clients", type=int, default=cpus * 2, help="HTTP client processes (CPUs x 2)"
+        "--clients",
+        type=int,
+        default=cpus * 8,
+        help="HTTP client processes, a request at a time each (CPUs x 8)",
+    )
+    parser.add_argument("--workers", type=int, default=cpus * 2, help="gunicorn workers (CPUs x 2)")
+    parser.add_argument(
+        "--worker-classes",
+        default="sync,gthread",
+        help="gunicorn worker classes, comma-separated: sync (as deploy/ runs it, a connection"
+        " a request) and gthread (4 threads a worker, keep-alive); sync,gthread",
     )
     parser.add_argument(
-        "--workers", type=int, default=cpus * 2, help="gunicorn sync workers (CPUs x 2)"
-    )
-    parser.add_argument(
-        "--worker-class",
-        choices=("sync", "gthread"),
-        default="sync",
-        help="gunicorn worker class: sync (as deploy/ runs it) or gthread (4 threads, keep-alive)",
+        "--quick",
+        action="store_true",
+        help="seconds, not minutes: 40 devices, 1 s a figure, sync workers only, one trial;"
+        " the same checks",
     )
     parser.add_argument("--batch", type=int, default=500, help="heartbeats a pipeline (500)")
     parser.add_argument(
@@ -966,6 +1176,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=8, help="random.Random seed of the trials")
     parser.add_argument("--trials", type=int, default=5, help="devices left to go stale (5)")
     args = parser.parse_args()
+    if args.quick:
+        args.devices, args.seconds, args.warmup, args.trials = 40, 1.0, 1.0, 1
+        args.worker_classes, args.setup_processes = "sync", 1
+    args.worker_classes = [c for c in args.worker_classes.split(",") if c]
+    if not set(args.worker_classes) <= {"sync", "gthread"} or not args.worker_classes:
+        parser.error("--worker-classes: sync, gthread or both")
     if (
         min(args.devices, args.clients, args.workers, args.batch, args.setup_processes) < 1
         or args.seconds <= 0
@@ -1020,7 +1236,10 @@ def main() -> None:
     if problems:
         print("FAILED:\n  " + "\n  ".join(problems))
         sys.exit(1)
-    print("checks passed: every request answered 204, every heartbeat new, every trial stale")
+    print(
+        "checks passed: every request answered 204, every heartbeat new, casino.wsgi answered"
+        " every heartbeat by its shorter way, every trial stale"
+    )
 
 
 if __name__ == "__main__":
