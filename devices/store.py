@@ -23,6 +23,8 @@ from django.db.models import Q
 from django.utils import timezone
 from redis.exceptions import NoScriptError
 
+from devices.models import Device, DeviceCredential, DeviceNonce
+
 # One heartbeat's claim, given the epoch the store began at (written when it was first
 # found empty, after the credentials that end were copied in from the database; a script
 # finding none answers -2: Redis lost its data, rebuild first). A credential that has
@@ -185,8 +187,6 @@ def credential_ends(since: float | None = None) -> dict[str, float]:
     """Every credential the database says has ended or will end: key id → Unix seconds
     (0 for revoked, or of a retired device), for a store that lost what it knew; with
     `since`, only those revoked or ending since then (what a cache may still hold)."""
-    from devices.models import Device, DeviceCredential
-
     if since is None:
         ended = (
             Q(revoked_at__isnull=False)
@@ -455,8 +455,6 @@ class DatabaseStore:
         at: float,
         signed_at: float | None = None,
     ) -> bool:
-        from devices.models import Device, DeviceCredential
-
         moment = _moment(at)
         ended = Q(revoked_at__isnull=False) | Q(expires_at__lte=moment)
         if DeviceCredential.objects.filter(ended, key_id=key_id).exists():
@@ -478,8 +476,6 @@ class DatabaseStore:
     def nonce_claim(
         self, key_id: str, nonce: str, at: float, signed_at: float | None = None
     ) -> bool:
-        from devices.models import DeviceNonce
-
         try:
             with transaction.atomic():
                 DeviceNonce.objects.create(key_id=key_id, nonce=nonce, seen_at=_moment(at))
@@ -488,8 +484,6 @@ class DatabaseStore:
         return True
 
     def seen(self, kind: str) -> dict[int, float]:
-        from devices.models import Device
-
         rows = Device.objects.filter(kind=kind, last_seen_at__isnull=False)
         return {pk: seen.timestamp() for pk, seen in rows.values_list("pk", "last_seen_at")}
 
@@ -497,8 +491,6 @@ class DatabaseStore:
         pass
 
     def nonces_prune(self, before: float) -> int:
-        from devices.models import DeviceNonce
-
         return DeviceNonce.objects.filter(seen_at__lt=_moment(before)).delete()[0]
 
 

@@ -42,6 +42,10 @@ class BadRequest(Exception):
         self.status, self.error, self.detail = status, error, detail
         super().__init__(detail)
 
+    def __reduce__(self) -> tuple[type, tuple[int, str, object]]:
+        # Pickled with its three arguments (Exception's default passes the detail alone).
+        return (type(self), (self.status, self.error, self.detail))
+
 
 def _refusal(status: int, error: str, detail: str | list[str]) -> JsonResponse:
     # The API's one error body (casino/api/errors.py).

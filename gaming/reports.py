@@ -45,6 +45,10 @@ class ReportRefused(Exception):
         self.status, self.error, self.detail = status, error, detail
         super().__init__(detail)
 
+    def __reduce__(self) -> tuple[type, tuple[int, str, object]]:
+        # Pickled with its three arguments (Exception's default passes the detail alone).
+        return (type(self), (self.status, self.error, self.detail))
+
 
 @dataclass(frozen=True)
 class Report:

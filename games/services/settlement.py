@@ -26,6 +26,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, connecti
 from django.db.models import Sum
 from django.utils import timezone
 
+from casino.floor_cache import FLOOR
 from games import flow
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest, Wager
 from games.models.outbox import ERROR_LENGTH
@@ -238,6 +239,7 @@ def _settled_write(
     if one_statement():
         lines = line_rows(settled.postings)
         _written_at_once(round_, request, settled.resolutions, entry, lines)
+        FLOOR.changed()  # no save() sent a signal: the floor shows the round settled at once
         return
     Resolution.objects.bulk_create(
         Resolution(round=round_, **dict(zip(RESOLUTION_COLUMNS, row, strict=True)))

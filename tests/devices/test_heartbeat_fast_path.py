@@ -31,8 +31,9 @@ from django.test import override_settings
 
 from casino import wsgi
 from devices import auth, signing
-from devices.services import Issued, credential_revoke, device_retire
+from devices.services import Issued, credential_revoke
 from devices.store import store
+from gaming.devices import device_retire
 from tests.casino.floor_fixtures import operations
 from tests.devices.test_signed_requests import (  # noqa: F401 - tests collected again, fixtures  # noqa: F401
     HEARTBEAT,
