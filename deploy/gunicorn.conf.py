@@ -5,6 +5,12 @@ import os
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+# Threads: a heartbeat or a request mostly waits on Redis or PostgreSQL, and a sync worker
+# waits with its whole process (bench/README.md, heartbeats: about 1,000 a second on 4 sync
+# workers, 3,000 on 4 gthread workers of 4 threads). Each thread keeps its own database
+# connection: workers x threads of them per machine.
+worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
+threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 30
 accesslog = "-"

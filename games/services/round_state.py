@@ -219,16 +219,13 @@ def _keep_on_commit(round_: Round, now: Now) -> None:
     """Write the round's state to the cache once this transaction commits (one callback
     per transaction, whatever the rounds and events: the last state of each is kept)."""
     marker = _transaction()
-    pending = _pending.get(marker)
-    if pending is None:
-        _pending.clear()  # a rolled-back transaction's, never to be written
-        pending = _pending[marker] = {}
-        transaction.on_commit(lambda: _keep(_pending.pop(marker, {})))
-    pending[_key(round_)] = now
-
-
-# Per connection's transaction (the outermost atomic block): cache key -> the state to keep.
-_pending: dict[object, dict[str, Now]] = {}
+    # On the connection, which is this thread's: one transaction's states at a time.
+    held = getattr(connection, "round_states", None)
+    if held is None or held[0] is not marker:  # a rolled-back transaction's: dropped
+        held = connection.round_states = (marker, {})
+        states = held[1]
+        transaction.on_commit(lambda: _keep(states))
+    held[1][_key(round_)] = now
 
 
 def _keep(states: dict[str, Now]) -> None:
