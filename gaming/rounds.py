@@ -24,7 +24,7 @@ from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
 from games.services import ledger
 from games.services.outbox import requests_send
-from games.services.round_state import round_locked, round_now
+from games.services.round_state import round_locked, round_now, state_checked
 from games.services.rounds import (
     PLAYER_MAX_LENGTH,
     RUN,
@@ -74,6 +74,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
 # --- wagering -------------------------------------------------------------------------------
 
 
+@state_checked
 def wagers_place(
     round_: Round,
     wagers: Sequence[Mapping[str, object]],
@@ -108,6 +109,7 @@ def wagers_place(
         return rows
 
 
+@state_checked
 def round_event(
     round_: Round,
     event: str,
@@ -146,6 +148,7 @@ def round_event(
         return round_
 
 
+@state_checked
 def no_more_bets(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
     """Wagering closes (§ 675a.4(a), § 621a.8, § 625a.4): no wager is taken after this."""
     permission_check(by, RUN, 'call "no more bets"')
@@ -164,6 +167,7 @@ def no_more_bets(round_: Round, *, by: Any, now: datetime, source: str = Source.
 # --- the result -----------------------------------------------------------------------------
 
 
+@state_checked
 def result_enter(
     round_: Round,
     event: str,
@@ -210,6 +214,7 @@ def result_enter(
         return round_
 
 
+@state_checked
 def generator_number_post(
     round_: Round, number: object, *, by: Any, now: datetime, source: str = Source.DEVICE
 ) -> Round:
@@ -254,6 +259,7 @@ def _with_generator_number(round_: Round, event: str, payload: object) -> object
     return payload if number is None else {**payload, "rng": number}
 
 
+@state_checked
 def no_roll(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALER) -> Round:
     """A "no roll": in Sic Bo every wager is returned (§ 625a.7(a)); elsewhere the throw does
     not count and the dice are thrown again, no wager touched (§ 623a.8(b), § 661a.5(b),

@@ -1,33 +1,38 @@
 """A round's engine state: where its recorded events lead (replayed: `in_play`), the
 state it started in and the state after it (`state_in`, `state_after`); and the open
-round as it stands: its engine state after its last event, that event's seq and
-the wagers taken, kept in the shared cache so a request need not replay the round.
+round as it stands: its engine state after its last event, that event's seq and the
+wagers taken, kept in the shared cache so a request need not replay the round.
 
-The events are the record; this is only a cache of where they lead, and it is trusted
-only when it matches the record. The round's row is locked with the seq of its last event
-and the count of its wagers read in the same statement (`round_locked`); an entry is used
-when its seq is that seq, and is otherwise rebuilt from the events. An entry is written
-once its transaction has committed, so it is never ahead of the record; one left behind
-(the cache was down, or a process died between the commit and the write) does not match
-and is rebuilt. A cache that cannot be reached costs a replay, never a wrong answer.
+The events are the record; the cache only says where they lead, and is trusted only as far
+as the record bears it out. An entry is written once its transaction has committed, so it
+is never ahead of the record. One left behind (another process's write not yet in the
+cache, the cache down, a process killed between its commit and the write) is found by the
+next event: the seq it expects is taken (`event_insert`, INSERT ... ON CONFLICT DO
+NOTHING), the action's transaction is rolled back, and the action is taken again from the
+events (`state_checked`). A cache that cannot be reached costs a replay, never a wrong answer.
 """
 
+import contextvars
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
-from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
+from django.db.models.constants import OnConflict
+from django.db.models.sql.subqueries import InsertQuery
 
-from games.models import Round, RoundEvent, Wager
+from games.models import Round, RoundEvent
 from games.replay import Played, play, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
 from games.rules.registry import engine_get
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A round's state stays in the cache a day at most: an open round is played in minutes.
 KEEP_SECONDS = 24 * 60 * 60
@@ -107,36 +112,13 @@ class Now:
 
 
 def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round:
-    """The round locked for this transaction, with its table, the seq of its last event
-    (`last_seq`) and its wagers' count (`wagers_taken`), in one statement. A round locked
-    already in this transaction is returned as it is; `rows` bounds where it is looked
-    for (Round.DoesNotExist outside them)."""
+    """The round locked for this transaction, with its table, in one statement. A round
+    locked already in this transaction is returned as it is; `rows` bounds where it is
+    looked for (Round.DoesNotExist outside them)."""
     if _locked_here(round_):
         return round_
     rows = Round.objects.all() if rows is None else rows
-    last_seq = (
-        RoundEvent.objects.filter(round=OuterRef("pk"))
-        .order_by()
-        .values("round")
-        .annotate(last=Max("seq"))
-        .values("last")
-    )
-    wagers = (
-        Wager.objects.filter(round=OuterRef("pk"))
-        .order_by()
-        .values("round")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    locked = (
-        rows.select_for_update()
-        .select_related("table")
-        .annotate(
-            last_seq=Coalesce(Subquery(last_seq), Value(0), output_field=IntegerField()),
-            wagers_taken=Coalesce(Subquery(wagers), Value(0), output_field=IntegerField()),
-        )
-        .get(pk=round_.pk)
-    )
+    locked = rows.select_for_update().select_related("table").get(pk=round_.pk)
     locked._locked_in = _transaction()
     return locked
 
@@ -152,21 +134,65 @@ def _locked_here(round_: Round) -> bool:
     return marker is not None and marker is _transaction()
 
 
-def round_now(round_: Round) -> Now:
-    """Where the round's recorded events lead (a locked round: see the module's doc)."""
+def round_now(round_: Round, *, from_the_record: bool = False) -> Now:
+    """Where the round's recorded events lead (a round locked in this transaction): from
+    the cache, or rebuilt from the events (`from_the_record`: the cache not trusted)."""
     known = getattr(round_, "_now", None)
-    if known is not None and _locked_here(round_):
+    if known is not None and not from_the_record and _locked_here(round_):
         return known
-    if not _locked_here(round_):
-        round_ = round_locked(round_)
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
-    found = _cached(round_, engine, options)
+    trusted = not (from_the_record or _rebuilding.get())
+    found = _cached(round_, engine, options) if trusted else None
     if found is None:
         found = _rebuilt(round_, engine, options)
         _keep_on_commit(round_, found)
     round_._now = found
     return found
+
+
+class StateBehind(Exception):
+    """The round's cached state was behind its record (an event took the seq it expected):
+    nothing was written; the action is taken again from the record."""
+
+
+def state_checked(action: Callable[..., T]) -> Callable[..., T]:
+    """Decorate an action of the round flow: if the round's cached state proves behind
+    (StateBehind: its transaction is rolled back, so nothing of it stays), take the action
+    once more from the round's events."""
+
+    @functools.wraps(action)
+    def run(*args: Any, **kwargs: Any) -> T:
+        try:
+            return action(*args, **kwargs)
+        except StateBehind:
+            for given in (*args, *kwargs.values()):
+                if isinstance(given, Round):
+                    given.__dict__.pop("_now", None)
+            token = _rebuilding.set(True)
+            try:
+                return action(*args, **kwargs)
+            finally:
+                _rebuilding.reset(token)
+
+    return run
+
+
+# Set while an action is taken again from the record: the cache is not read.
+_rebuilding: contextvars.ContextVar[bool] = contextvars.ContextVar("rebuilding", default=False)
+
+
+def event_insert(event: RoundEvent) -> None:
+    """INSERT the event unless its seq is taken (StateBehind then, and nothing written): one
+    statement, no savepoint, so a state cache left behind costs no error."""
+    meta = RoundEvent._meta
+    query = InsertQuery(RoundEvent, on_conflict=OnConflict.IGNORE)
+    query.insert_values([f for f in meta.concrete_fields if not f.primary_key], [event])
+    rows = query.get_compiler(using=DEFAULT_DB_ALIAS).execute_sql(returning_fields=[meta.pk])
+    if not rows or rows[0] is None:  # one row asked: None when the conflict skipped it
+        raise StateBehind(f"round {event.round_id}: seq {event.seq} is taken")
+    event.pk = rows[0][0]
+    event._state.adding, event._state.db = False, DEFAULT_DB_ALIAS
 
 
 def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
@@ -200,19 +226,20 @@ def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
     except Exception as error:  # the cache is down: the record answers
         log.warning("round state cache unreadable: %s", error)
         return None
-    if not entry or entry.get("seq") != round_.last_seq:
+    if not entry:
         return None
     try:
         state = state_loads(entry["state"])
     except Exception:  # written by another engine version
         return None
-    return Now(engine, options, state, entry["seq"], round_.wagers_taken)
+    return Now(engine, options, state, entry["seq"], entry["wagers"])
 
 
 def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
     events = _triples(round_.events.order_by("seq"))
     state, _ = play(engine, options, state_in(round_), events)
-    return Now(engine, options, state, round_.last_seq, round_.wagers_taken)
+    last = events[-1][0] if events else 0
+    return Now(engine, options, state, last, round_.wagers.count())
 
 
 def _keep_on_commit(round_: Round, now: Now) -> None:
@@ -231,7 +258,10 @@ def _keep_on_commit(round_: Round, now: Now) -> None:
 def _keep(states: dict[str, Now]) -> None:
     try:
         cache.set_many(
-            {key: {"seq": now.seq, "state": state_dumps(now.state)} for key, now in states.items()},
+            {
+                key: {"seq": now.seq, "wagers": now.wagers, "state": state_dumps(now.state)}
+                for key, now in states.items()
+            },
             KEEP_SECONDS,
         )
     except Exception as error:  # the next request rebuilds it

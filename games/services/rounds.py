@@ -19,7 +19,7 @@ from games.models import Round, RoundEvent, Wager
 from games.rules.core import MalformedInput, Rejection
 from games.rules.core.money import parse_amount
 from games.rules.registry import engine_get
-from games.services.round_state import now_moved, round_now, state_after
+from games.services.round_state import event_insert, now_moved, round_now, state_after
 
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
@@ -150,10 +150,10 @@ def event_append(
 ) -> RoundEvent:
     """Record the round's next event as given, by a person or a device; `state` is the
     engine's after it (None: unchanged), `wagers` how many wagers it places."""
-    moved = now_moved(round_, state=state, wagers=wagers)
-    return RoundEvent.objects.create(
+    seq = round_now(round_).seq + 1
+    appended = RoundEvent(
         round=round_,
-        seq=moved.seq,
+        seq=seq,
         event=event,
         payload=payload,
         source=source,
@@ -162,6 +162,9 @@ def event_append(
         at=now,
         cite=cite,
     )
+    event_insert(appended)  # StateBehind if the seq is taken: the cache was behind
+    now_moved(round_, state=state, wagers=wagers)
+    return appended
 
 
 def round_ends(round_: Round, event: str, state: Any) -> bool:

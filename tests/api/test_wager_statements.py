@@ -2,12 +2,15 @@
 holds (issue 21): the token and its permissions come from the shared cache, the round is
 read once with its lock, and its engine state from the cache, not replayed."""
 
+import threading
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.api.conftest import API, bearer, new_key, one_table_build, post
+from tests.api.test_idempotency import postgres_only  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 WAGER = {"wagers": [{"player": "p1", "kind": "small", "amount": "10.00"}]}
@@ -62,3 +65,38 @@ def _round_keys() -> list[str]:
     from games.services.round_state import _key
 
     return [_key(r) for r in Round.objects.all()]
+
+
+@pytest.mark.usefixtures("postgres_only", "device_store_database")
+def test_wagers_racing_at_one_round_each_get_their_own_ref():
+    """Four clients wager at one round at once, ten times each: a client that waited for the
+    round's lock finds the state another left behind it (written after its commit) and
+    takes its wager again from the record; every wager is taken, each ref once."""
+    cache.clear()
+    built = one_table_build()
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    barrier = threading.Barrier(4)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def wager_ten() -> None:
+        try:
+            client = bearer(built.key)
+            barrier.wait(timeout=30)
+            statuses.extend(post(client, path, WAGER, key=new_key()).status_code for _ in range(10))
+        except BaseException as error:  # reported in the test's thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=wager_ten) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    assert statuses == [201] * 40
+    refs = sorted(built.round.wagers.values_list("ref", flat=True), key=lambda r: int(r[2:]))
+    assert refs == [f"1.{n}" for n in range(1, 41)]
+    seqs = list(built.round.events.order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, 41))
