@@ -39,8 +39,8 @@ Timed: first every worker is warmed (2 x workers clients send each endpoint for 
 `--clients`, fresh rounds are opened at the 7 tables (the rounds before are given their
 result and settled in this process, not timed) and four cells run, each `--warmup` s then
 `--seconds` s measured, every client a process of its own with one http.client connection
-(reopened when the server closes it: gunicorn's sync workers close every connection after
-its answer):
+(reopened when the server closes it, and a request sent again once on a kept-alive
+connection the server had closed: deploy/'s gthread workers keep one 2 s):
 - GET /health/: the trivial endpoint (no database, no DRF), the baseline of the ratios;
 - GET /api/v1/floor/ with the token: the 12 tables, their rounds in progress, sets in play,
   devices and last results (casino.floor_page.floor_snapshot);
@@ -337,18 +337,29 @@ def send(
     headers: dict[str, str],
     driven: Driven,
 ) -> tuple[int, bytes, bool]:
-    """(status, body, replayed); status 0 when the connection failed."""
-    if connection.sock is None:
-        driven.connects += 1
-    try:
-        connection.request(method, path, body, headers)
-        response = connection.getresponse()
-        answer = response.read()
-    except (OSError, http.client.HTTPException) as error:
-        connection.close()
-        driven.failed[type(error).__name__] += 1
-        return 0, b"", False
-    return response.status, answer, response.getheader("Idempotent-Replayed") == "true"
+    """(status, body, replayed); status 0 when the connection failed. A kept-alive
+    connection the server closed meanwhile (gthread workers keep it 2 s) is opened again
+    and the request sent once more, as any HTTP client does (a write carries its key)."""
+    for attempt in (1, 2):
+        reused = connection.sock is not None
+        if not reused:
+            driven.connects += 1
+        try:
+            connection.request(method, path, body, headers)
+            response = connection.getresponse()
+            answer = response.read()
+        except (OSError, http.client.HTTPException) as error:
+            connection.close()
+            if reused and attempt == 1 and isinstance(error, STALE_CONNECTION):
+                continue
+            driven.failed[type(error).__name__] += 1
+            return 0, b"", False
+        return response.status, answer, response.getheader("Idempotent-Replayed") == "true"
+    raise AssertionError("unreachable")
+
+
+# A kept-alive connection the server had closed: sending or reading on it fails so.
+STALE_CONNECTION = (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected)
 
 
 # --- CPU while a cell runs -----------------------------------------------------------------------
