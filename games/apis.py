@@ -164,7 +164,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         round flow would have read again (games/services/round_state.py)."""
         if self.request.method != "POST":
             return super().get_object()
-        rows = self.filter_queryset(self.get_queryset())
+        rows = self.get_queryset()  # the caller's scope; the list's ?filters play no part
         try:
             round_ = round_locked(Round(pk=self.kwargs["pk"]), rows=rows)
         except (Round.DoesNotExist, ValueError):
