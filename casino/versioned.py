@@ -71,7 +71,8 @@ class VersionedCache:
         )
 
     def cached(self, scope: str, build: Callable[[], T]) -> T:
-        """The scope's entry from the cache, or `build()`'s, stored for `seconds`.
+        """The scope's entry from the cache, or `build()`'s, stored for `seconds` (None never:
+        an unknown token is looked up again, so the database answers, or its outage shows).
 
         One trip: the version and the entry in one read; an entry is kept with the version
         read before it was built, and served only while that is still the version."""
@@ -88,7 +89,7 @@ class VersionedCache:
         if entry is not None and entry[0] == version:
             return entry[1]
         built = build()
-        if not self.pending():
+        if built is not None and not self.pending():  # nothing found is read again next time
             try:
                 cache.set(key, (version, built), timeout=self.seconds)
             except Exception as error:
