@@ -186,11 +186,15 @@ def floor_json(*, holder_id: int | None = None) -> bytes:
     after a change. `holder_id` bounds it to one certificate holder's tables (an API
     token's), cached apart: each scope's snapshot is served as built, never filtered."""
 
-    def build() -> bytes:
-        tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
-        return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
+    return floor_cache.FLOOR.cached(
+        floor_cache.holder_scope(holder_id), lambda: floor_build(holder_id=holder_id)
+    )
 
-    return floor_cache.FLOOR.cached(floor_cache.holder_scope(holder_id), build)
+
+def floor_build(*, holder_id: int | None = None) -> bytes:
+    """The snapshot now as JSON, built afresh (`floor_json` keeps it in the cache)."""
+    tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
+    return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
 
 
 def floor_read(*, holder_id: int | None = None) -> dict[str, Any]:
