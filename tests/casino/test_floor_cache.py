@@ -9,6 +9,7 @@ test's own rolled-back transaction never does.
 """
 
 import pickle
+import re
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -18,6 +19,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -335,3 +337,35 @@ def test_the_redis_cache_keeps_one_client_a_pool():
     client = backend._cache.get_client()  # built, not connected
     assert backend._cache.get_client(write=True) is client
     assert type(client).__name__ == "Redis"
+
+
+# -- The page's data for a session (casino/floor_page.py: floor_data) --------------------
+
+
+@COMMITS
+def test_the_pages_data_reads_the_right_and_the_floor_in_one_trip(builds, monkeypatch):
+    compliant_table("sic_bo", number="SB-01", now=timezone.now() - 10 * M)
+    user = staff("ops-a", "operations")
+    user.is_staff = True
+    user.save()
+    client = Client()
+    client.force_login(user)
+    first = client.get("/floor/data.json")
+    assert first.status_code == 200 and len(builds) == 1
+    trips = []
+    monkeypatch.setattr(
+        floor_page, "read", lambda keys, name: trips.append(keys) or read(keys, name)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/floor/data.json")
+    assert again.content == first.content and len(trips) == 1 and len(builds) == 1
+    # The session and its user only: the permissions come with the floor's entry.
+    tables = [re.search(r'FROM "(\w+)"', q["sql"])[1] for q in queries.captured_queries]
+    assert tables == ["django_session", "auth_user"]
+    user.groups.clear()
+    assert client.get("/floor/data.json").status_code == 403  # at once
+    user.groups.add(Group.objects.get(name="operations"))
+    assert client.get("/floor/data.json").status_code == 200
+    user.is_staff = False
+    user.save()
+    assert client.get("/floor/data.json").status_code == 403
