@@ -22,9 +22,13 @@ class CasinoConfig(AppConfig):
         audit.connect()
         floor_cache.FLOOR.connect()  # the floor snapshot's version, bumped by what it shows
         user = get_user_model()
-        auth.TOKENS.connect(  # who a token acts as: its user's groups and permissions too
-            m2m=(user.groups.through, user.user_permissions.through, Group.permissions.through)
+        memberships = (
+            user.groups.through,
+            user.user_permissions.through,
+            Group.permissions.through,
         )
+        auth.TOKENS.connect(m2m=memberships)  # who a token acts as: its user's roles too
+        floor_cache.VIEWERS.connect(m2m=memberships)  # who may see the floor page's data
         post_migrate.connect(roles_sync, dispatch_uid="casino-roles")
         # Every release migrates: a demo account in a production database is disabled.
         post_migrate.connect(demo_accounts_disable, sender=self, dispatch_uid="casino-demo-off")

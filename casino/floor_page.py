@@ -33,6 +33,7 @@ from casino import floor_cache
 from casino.models import SetInPlay, Table
 from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
 from casino.services.equipment import set_limit_of
+from casino.versioned import read
 from devices.models import Device
 from devices.selectors import Seen, seen_of
 from devices.watch import threshold
@@ -186,11 +187,15 @@ def floor_json(*, holder_id: int | None = None) -> bytes:
     after a change. `holder_id` bounds it to one certificate holder's tables (an API
     token's), cached apart: each scope's snapshot is served as built, never filtered."""
 
-    def build() -> bytes:
-        tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
-        return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
+    return floor_cache.FLOOR.cached(
+        floor_cache.holder_scope(holder_id), lambda: floor_build(holder_id=holder_id)
+    )
 
-    return floor_cache.FLOOR.cached(floor_cache.holder_scope(holder_id), build)
+
+def floor_build(*, holder_id: int | None = None) -> bytes:
+    """The snapshot now as JSON, built afresh (`floor_json` keeps it in the cache)."""
+    tables = None if holder_id is None else Table.objects.filter(holder_id=holder_id)
+    return JSONRenderer().render(floor_snapshot(now=timezone.now(), tables=tables))
 
 
 def floor_read(*, holder_id: int | None = None) -> dict[str, Any]:
@@ -519,11 +524,21 @@ def floor_page(request: HttpRequest) -> HttpResponse:
 @never_cache
 def floor_data(request: HttpRequest) -> JsonResponse:
     """The floor snapshot as JSON, for the page's polling (401 signed out, 403 no right)."""
-    if not request.user.is_authenticated:
+    user = request.user
+    if not user.is_authenticated:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
-    if not request.user.is_staff or not request.user.has_perm(VIEW):
+    if not user.is_staff:
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
-    return HttpResponse(floor_json(), content_type="application/json")
+    # The user's right and the floor's entry in one trip (casino/floor_cache.py).
+    scope = floor_cache.viewer_scope(user.pk, VIEW)
+    found = read(
+        [*floor_cache.VIEWERS.keys(scope), *floor_cache.FLOOR.keys(floor_cache.EVERYTHING)],
+        "the floor's data",
+    )
+    if not floor_cache.VIEWERS.serve(found, scope, lambda: user.has_perm(VIEW)):
+        return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
+    body = floor_cache.FLOOR.serve(found, floor_cache.EVERYTHING, floor_build)
+    return HttpResponse(body, content_type="application/json")
 
 
 def admin_links() -> list[tuple[str, str]]:

@@ -352,7 +352,7 @@ CASINO_CACHE_URL = env_str(
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "casino.cache.RedisCache",  # Django's, one client a process
             "LOCATION": CASINO_CACHE_URL,
             "KEY_PREFIX": "casino",
         }

@@ -70,6 +70,10 @@ class VersionedCache:
             entry[1] == self.bump for entry in connection.run_on_commit
         )
 
+    def keys(self, scope: str) -> tuple[str, str]:
+        """The version's key and the scope's entry's, to read in one trip (`read`)."""
+        return f"{self._prefix()}:version", f"{self._prefix()}:entry:{scope}"
+
     def cached(self, scope: str, build: Callable[[], T]) -> T:
         """The scope's entry from the cache, or `build()`'s, stored for `seconds` (None never:
         an unknown token is looked up again, so the database answers, or its outage shows).
@@ -78,12 +82,14 @@ class VersionedCache:
         read before it was built, and served only while that is still the version."""
         if self.pending():
             return build()
-        version_key, key = f"{self._prefix()}:version", f"{self._prefix()}:entry:{scope}"
-        try:
-            found = cache.get_many([version_key, key])
-        except Exception as error:  # the backend's own (redis-py's, the file system's)
-            log.warning("%s read past the cache, which failed: %s", self.name, error)
+        return self.serve(read(self.keys(scope), self.name), scope, build)
+
+    def serve(self, found: dict[str, Any] | None, scope: str, build: Callable[[], T]) -> T:
+        """The scope's entry among `found` (what `read` gave for `keys(scope)`, maybe with
+        other caches' keys: one trip for several) if current, else `build()`'s, stored."""
+        if found is None or self.pending():  # the cache failed, or rows not yet committed
             return build()
+        version_key, key = self.keys(scope)
         version = found.get(version_key) or "0"
         entry = found.get(key)
         if entry is not None and entry[0] == version:
@@ -114,3 +120,12 @@ class VersionedCache:
             self.bump()
         except Exception as error:  # a migration never fails for the cache
             log.warning("%s: the version was not bumped after migrate: %s", self.name, error)
+
+
+def read(keys: Iterable[str], name: str) -> dict[str, Any] | None:
+    """The keys' values in one trip (several caches' at once), or None if the cache failed."""
+    try:
+        return cache.get_many(list(keys))
+    except Exception as error:  # the backend's own (redis-py's, the file system's)
+        log.warning("%s read past the cache, which failed: %s", name, error)
+        return None

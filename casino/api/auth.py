@@ -8,11 +8,15 @@ with its permissions read (issue 21: three queries a request were most of a floo
 a change to any token, user, group, permission, a user's groups or permissions, or a
 holder bumps its version when it commits, so a revoked token, a deactivated user or a
 role taken away still stops at once.
+
+A cached read that only needs to know whether a key may read one thing (the floor,
+casino/api/overview.py) reads its `TokenPass` instead: what `token_user` and the role's
+permission check would decide, kept under the same version without the user to unpickle.
 """
 
 import hmac
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
@@ -58,12 +62,21 @@ class TokenAuthentication(authentication.BaseAuthentication):
         return f'{self.keyword} realm="api"'
 
 
-def token_user(key: str) -> tuple[Any, ApiToken]:
-    """Who a key acts as, or AuthenticationFailed naming why not."""
+def key_parts(key: str) -> tuple[str, str] | None:
+    """A key's id and secret, or None if it is not of the form cft_<id>_<secret>."""
     prefix, _, rest = key.partition("_")
     key_id, _, secret = rest.partition("_")
     if prefix != TOKEN_PREFIX or not key_id or not secret:
+        return None
+    return key_id, secret
+
+
+def token_user(key: str) -> tuple[Any, ApiToken]:
+    """Who a key acts as, or AuthenticationFailed naming why not."""
+    parts = key_parts(key)
+    if parts is None:
         raise exceptions.AuthenticationFailed("the token is not of the form cft_<id>_<secret>")
+    key_id, secret = parts
     token = TOKENS.cached(key_id, lambda: _token_load(key_id))
     if token is None or not hmac.compare_digest(token.key_hash, key_hash(secret)):
         raise exceptions.AuthenticationFailed("unknown token")
@@ -87,6 +100,49 @@ def _token_load(key_id: str) -> ApiToken | None:
     if token is not None:
         token.user.get_all_permissions()
     return token
+
+
+class TokenPass(NamedTuple):
+    """What a read needing one permission knows of a key id, without its user."""
+
+    key_hash: str
+    holder_id: int | None
+    last_used_at: datetime | None
+    # token_user would accept the token (not revoked, its user active and no refused demo
+    # account) and its user has the permission.
+    admitted: bool
+
+
+def token_pass_scope(key_id: str, permission: str) -> str:
+    """The TOKENS scope of a key id's pass for a permission (apart from its user's scope)."""
+    return f"{key_id}:pass:{permission}"
+
+
+def token_pass_load(key_id: str, permission: str) -> TokenPass | None:
+    """The key id's pass for `permission` from the database (None: no such token)."""
+    token = _token_load(key_id)
+    if token is None:
+        return None
+    user = token.user
+    admitted = (
+        token.revoked_at is None
+        and user.is_active
+        and not demo_account_refused(user)
+        and user.has_perm(permission)
+    )
+    return TokenPass(token.key_hash, token.holder_id, token.last_used_at, admitted)
+
+
+def token_pass_admits(passed: TokenPass | None, secret: str, now: datetime) -> bool:
+    """The pass lets the secret's bearer read without DRF: the token and its role would,
+    and its last use needs no writing yet (token_user writes it)."""
+    return (
+        passed is not None
+        and passed.admitted
+        and hmac.compare_digest(passed.key_hash, key_hash(secret))
+        and passed.last_used_at is not None
+        and now - passed.last_used_at <= LAST_USED_EVERY
+    )
 
 
 class TokenScheme(OpenApiAuthenticationExtension):

@@ -29,7 +29,7 @@ router.register("audit-entries", floor.AuditEntryViewSet, basename="audit-entry"
 router.register("api-writes", floor.ApiWriteViewSet, basename="api-write")
 
 urlpatterns = [
-    path("floor/", overview.FloorView.as_view(), name="api-floor"),
+    path("floor/", overview.floor_view, name="api-floor"),
     path("par/<str:game>/", overview.ParSheetView.as_view(), name="api-par"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -8,6 +8,8 @@ Most of these tests commit (COMMITS): the version is bumped when a change commit
 test's own rolled-back transaction never does.
 """
 
+import pickle
+import re
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -17,13 +19,18 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino import floor_cache, floor_page
-from casino.models import CertificateHolder, SetInPlay, Table
+from casino.api import overview
+from casino.api.auth import TOKENS, TokenPass
+from casino.cache import RedisCache
+from casino.models import ApiToken, CertificateHolder, SetInPlay, Table
 from casino.services.api_tokens import token_issue, token_revoke
+from casino.versioned import read
 from devices.models import Device
 from gaming.devices import device_out_of_order
 from tests.casino.floor_fixtures import compliant_table, operations, staff
@@ -216,3 +223,149 @@ def test_a_role_taken_away_or_a_user_deactivated_stops_at_once(integrator):
     user.is_active = False
     user.save()
     assert client.get("/api/v1/floor/").status_code == 401
+
+
+# -- The token's floor read before DRF (casino/api/overview.py: floor_view) --------------
+
+
+@pytest.fixture
+def shorter(monkeypatch) -> list[int]:
+    """The floor reads `floor_cached` answered itself (None: FloorView answered)."""
+    answered: list[int] = []
+    real = overview.floor_cached
+
+    def counted(request: Any) -> Any:
+        answer = real(request)
+        if answer is not None:
+            answered.append(answer.status_code)
+        return answer
+
+    monkeypatch.setattr(overview, "floor_cached", counted)
+    return answered
+
+
+def _answer(response: Any) -> tuple[int, bytes, list[tuple[str, str]]]:
+    return response.status_code, response.content, sorted(response.headers.items())
+
+
+@COMMITS
+def test_the_shorter_way_answers_as_drf_does_in_one_cache_trip(integrator, shorter, monkeypatch):
+    _, _, client = integrator
+    for _ in range(2):  # the first writes the token's last use (through DRF)
+        client.get("/api/v1/floor/", HTTP_ACCEPT="application/json")
+    trips = []
+    monkeypatch.setattr(overview, "read", lambda keys, name: trips.append(keys) or read(keys, name))
+    with CaptureQueriesContext(connection) as queries:
+        fast = client.get("/api/v1/floor/", HTTP_ACCEPT="application/json")
+    assert shorter and queries.captured_queries == [] and len(trips) == 1
+    assert len(trips[0]) == 4  # the token's pass and the floor, each with its version
+    monkeypatch.setattr(overview, "floor_cached", lambda request: None)
+    drf = client.get("/api/v1/floor/", HTTP_ACCEPT="application/json")
+    assert _answer(fast) == _answer(drf)
+    assert dict(fast.headers)["Vary"] == "Accept, Cookie" and fast["Allow"] == "GET, HEAD, OPTIONS"
+
+
+@COMMITS
+def test_the_shorter_way_leaves_every_other_request_to_drf(integrator, shorter):
+    _, _, client = integrator
+    assert client.get("/api/v1/floor/").status_code == 200  # writes the last use
+    assert client.get("/api/v1/floor/").status_code == 200 and len(shorter) == 1
+    assert "text/html" in client.get("/api/v1/floor/", HTTP_ACCEPT="text/html")["Content-Type"]
+    assert client.get("/api/v1/floor/?format=json").status_code == 200
+    assert client.head("/api/v1/floor/").status_code == 200
+    assert client.post("/api/v1/floor/", {}, format="json").status_code == 405
+    client.credentials(HTTP_AUTHORIZATION="Bearer cft_nope_nope")
+    assert client.get("/api/v1/floor/").status_code == 401
+    assert len(shorter) == 1
+
+
+@COMMITS
+def test_the_shorter_way_writes_no_last_use_and_leaves_a_stale_one_to_drf(integrator, shorter):
+    _, token, client = integrator
+    client.get("/api/v1/floor/")
+    token.refresh_from_db()
+    used = token.last_used_at
+    assert client.get("/api/v1/floor/").status_code == 200 and len(shorter) == 1
+    token.refresh_from_db()
+    assert token.last_used_at == used
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=used - 2 * M)
+    TOKENS.bump()  # update() sends no signal
+    assert client.get("/api/v1/floor/").status_code == 200 and len(shorter) == 1
+    token.refresh_from_db()
+    assert token.last_used_at > used  # DRF wrote it
+    assert client.get("/api/v1/floor/").status_code == 200 and len(shorter) == 2
+
+
+@COMMITS
+def test_the_shorter_way_stops_at_once_for_a_revoked_token_or_a_role_taken_away(
+    integrator, shorter
+):
+    user, token, client = integrator
+    for _ in range(2):
+        assert client.get("/api/v1/floor/").status_code == 200
+    assert shorter == [200]
+    user.groups.clear()
+    assert client.get("/api/v1/floor/").status_code == 403
+    user.groups.add(Group.objects.get(name="integrator"))
+    assert client.get("/api/v1/floor/").status_code == 200 and shorter == [200, 200]
+    token_revoke(token, by=operations(), now=timezone.now())
+    response = client.get("/api/v1/floor/")
+    assert response.status_code == 401 and "revoked" in response.json()["detail"]
+    assert shorter == [200, 200]
+
+
+@COMMITS
+def test_the_shorter_way_serves_each_holder_its_own_tables(integrator, shorter):
+    """The process's guess of a key's scope is checked against its token's holder."""
+    _, _, client = integrator
+    other = CertificateHolder.objects.create(name="Other Casino")
+    Table.objects.create(holder=other, number="OT-01", game="craps", variant="craps")
+    floor_page.floor_read(holder_id=other.pk)  # cached: nothing of it may leak
+    for _ in range(3):
+        response = client.get("/api/v1/floor/")
+        assert [t["number"] for t in response.json()["tables"]] == ["SB-01"]
+    assert len(shorter) == 2
+
+
+def test_a_token_pass_survives_pickling():
+    passed = TokenPass("hash", 3, timezone.now(), True)
+    assert pickle.loads(pickle.dumps(passed)) == passed
+
+
+def test_the_redis_cache_keeps_one_client_a_pool():
+    backend = RedisCache("redis://127.0.0.1:6379/9", {})
+    client = backend._cache.get_client()  # built, not connected
+    assert backend._cache.get_client(write=True) is client
+    assert type(client).__name__ == "Redis"
+
+
+# -- The page's data for a session (casino/floor_page.py: floor_data) --------------------
+
+
+@COMMITS
+def test_the_pages_data_reads_the_right_and_the_floor_in_one_trip(builds, monkeypatch):
+    compliant_table("sic_bo", number="SB-01", now=timezone.now() - 10 * M)
+    user = staff("ops-a", "operations")
+    user.is_staff = True
+    user.save()
+    client = Client()
+    client.force_login(user)
+    first = client.get("/floor/data.json")
+    assert first.status_code == 200 and len(builds) == 1
+    trips = []
+    monkeypatch.setattr(
+        floor_page, "read", lambda keys, name: trips.append(keys) or read(keys, name)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/floor/data.json")
+    assert again.content == first.content and len(trips) == 1 and len(builds) == 1
+    # The session and its user only: the permissions come with the floor's entry.
+    tables = [re.search(r'FROM "(\w+)"', q["sql"])[1] for q in queries.captured_queries]
+    assert tables == ["django_session", "auth_user"]
+    user.groups.clear()
+    assert client.get("/floor/data.json").status_code == 403  # at once
+    user.groups.add(Group.objects.get(name="operations"))
+    assert client.get("/floor/data.json").status_code == 200
+    user.is_staff = False
+    user.save()
+    assert client.get("/floor/data.json").status_code == 403
