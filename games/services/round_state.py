@@ -8,8 +8,9 @@ as the record bears it out. An entry is written once its transaction has committ
 is never ahead of the record. One left behind (another process's write not yet in the
 cache, the cache down, a process killed between its commit and the write) is found by the
 next event: the seq it expects is taken (`event_insert`, INSERT ... ON CONFLICT DO
-NOTHING), the action's transaction is rolled back, and the action is taken again from the
-events (`state_checked`). A cache that cannot be reached costs a replay, never a wrong answer.
+NOTHING), the action's transaction is rolled back, and the action is taken again with the
+entry brought up to date by the events after it (`state_checked`). A cache that cannot be
+reached costs a replay, never a wrong answer.
 """
 
 import contextvars
@@ -136,16 +137,19 @@ def _locked_here(round_: Round) -> bool:
 
 def round_now(round_: Round, *, from_the_record: bool = False) -> Now:
     """Where the round's recorded events lead (a round locked in this transaction): from
-    the cache, or rebuilt from the events (`from_the_record`: the cache not trusted)."""
+    the cache; or, `from_the_record` (the cache proved behind), the cache's entry brought
+    up to date with the events after it, or all the events without one."""
     known = getattr(round_, "_now", None)
     if known is not None and not from_the_record and _locked_here(round_):
         return known
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
-    trusted = not (from_the_record or _rebuilding.get())
-    found = _cached(round_, engine, options) if trusted else None
+    found = _cached(round_, engine, options)
     if found is None:
         found = _rebuilt(round_, engine, options)
+        _keep_on_commit(round_, found)
+    elif from_the_record or _rebuilding.get():
+        found = _caught_up(round_, found)
         _keep_on_commit(round_, found)
     round_._now = found
     return found
@@ -233,6 +237,17 @@ def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
     except Exception:  # written by another engine version
         return None
     return Now(engine, options, state, entry["seq"], entry["wagers"])
+
+
+def _caught_up(round_: Round, known: Now) -> Now:
+    """`known` (an entry never ahead of the record) with the events recorded after it played
+    through the engine: a request that waited behind others replays theirs only."""
+    events = _triples(round_.events.filter(seq__gt=known.seq).order_by("seq"))
+    state, _ = play(known.engine, known.options, known.state, events)
+    # A "wagers" event places its payload's wagers, one Wager row each (gaming.rounds).
+    placed = sum(len(payload) for _, event, payload in events if event == "wagers")
+    last = events[-1][0] if events else known.seq
+    return replace(known, state=state, seq=last, wagers=known.wagers + placed)
 
 
 def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
