@@ -26,7 +26,7 @@ and SB-02 (Sic Bo, small), $25 each (within every table's minimum and maximum). 
 one wager a betting position, Three Dice Football's Touchdown is a whole-game wager, MC-01 is
 suspended and TD-02 closed: none of them is wagered at.
 
-The server: `gunicorn casino.wsgi --config deploy/gunicorn.conf.py` (sync workers, its access
+The server: `gunicorn casino.wsgi --config deploy/gunicorn.conf.py` (gthread workers, its access
 log on), WEB_CONCURRENCY=`--workers` (the file's own default, CPUs x 2 + 1), with
 DJANGO_ENV=production (what deploy/ runs: DJANGO_SECRET_KEY, CASINO_DEVICE_KEY,
 DJANGO_ALLOWED_HOSTS=127.0.0.1, DATABASE_URL, CELERY_BROKER_URL set) and
@@ -877,7 +877,7 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     if status != 200 or shown != floor.table_count:
         raise BenchFailure(f"GET /api/v1/floor/: {status}, {shown} tables")
     print(
-        f"server: gunicorn --config deploy/gunicorn.conf.py, {args.workers} sync workers"
+        f"server: gunicorn --config deploy/gunicorn.conf.py, {args.workers} gthread workers"
         f" (WEB_CONCURRENCY), DJANGO_ENV=production, port {port}; clients: one process each,"
         f" on the same {os.cpu_count()} cores as gunicorn, PostgreSQL and Redis;"
         f" {args.warmup:g} s warm-up + {args.seconds:g} s measured a cell"
@@ -1004,7 +1004,7 @@ def main() -> None:
         "--workers",
         type=int,
         default=cpus * 2 + 1,
-        help="gunicorn sync workers, WEB_CONCURRENCY (CPUs x 2 + 1, deploy/gunicorn.conf.py's)",
+        help="gunicorn workers, WEB_CONCURRENCY (CPUs x 2 + 1, deploy/gunicorn.conf.py's)",
     )
     parser.add_argument("--samples", type=int, default=20, help="in-process requests each (20)")
     parser.add_argument(
