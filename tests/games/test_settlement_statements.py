@@ -106,7 +106,7 @@ def test_the_one_statement_writes_the_rows_the_orm_writes(monkeypatch):
     assert written(one[1])["resolutions"]  # the second round decided wagers
 
 
-def test_a_settlement_is_four_statements_on_postgresql():
+def test_a_settlement_is_two_statements_on_postgresql():
     table = open_table("sic_bo")
     round_ = opened(table)
     place(round_, wager("ann", "big", "10"), wager("bob", "total:9", "5"))
@@ -114,9 +114,10 @@ def test_a_settlement_is_four_statements_on_postgresql():
     request = SettlementRequest.objects.get(round=round_)
     with CaptureQueriesContext(connection) as captured:
         assert settlement.round_settle(request.pk, worker="test", now=T0 + 5 * M) == "settled"
-    # The request locked with its round, the events, the wagers, and the one write (the
+    # The request locked with its round, its events and its wagers, and the one write (the
     # test's own transaction makes the settlement's a savepoint: not counted).
     statements = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
-    assert len(statements) == 4, [sql[:80] for sql in statements]
+    assert len(statements) == 2, [sql[:80] for sql in statements]
+    assert "FOR UPDATE" in statements[0] and "json_agg" in statements[0]
     assert statements[-1].startswith('WITH round_settled AS (UPDATE "games_round"')
     books_balance_check(table)
