@@ -5,10 +5,11 @@ once passes it by, and a request already settled is a no-op: a task delivered tw
 settles once. Resolutions (one per wager: a one-to-one), the ledger entry (a unique key),
 the round's status and the request's `settled_at` are written together or not at all.
 
-On PostgreSQL the round's events and wagers are read by the statement that locks the
-request (`_read_with_lock`) and the rows are written by one statement (`_written_at_once`):
-a settlement is two round trips (the request locked with its rounds, events and wagers;
-the rows) and the commit, each table's rows handed over as one JSON array.
+On PostgreSQL a settlement is two statements and the commit, each built once from the
+models (never by the ORM per settlement): the request locked with its round, the round
+before it, the round's events and its wagers (`_locked_with_reads`: the rows made into
+instances through the ORM's own converters, the events and wagers as JSON text), and
+every row written (`_written_at_once`), each table's rows handed over as one JSON array.
 
 A settlement that fails is recorded on its request in a transaction of its own
 (`request_failure_record`): the request is then an alert, and neither the worker nor the
@@ -26,8 +27,7 @@ from functools import cache
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import Sum, TextField
-from django.db.models.expressions import RawSQL
+from django.db.models import Sum
 from django.utils import timezone
 
 from casino.floor_cache import FLOOR
@@ -70,10 +70,15 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
         # One query: the request locked, its round and the round it continues read with it
         # (only the request is locked: once a result is entered, nothing but its settlement
         # writes the round, and that is behind the request's lock).
-        rows = SettlementRequest.objects.select_for_update(skip_locked=True, of=("self",))
         if one_statement():  # the round's events and wagers read in the same statement
-            rows = rows.annotate(**_read_with_lock())
-        request = rows.select_related("round__previous").filter(pk=request_id).first()
+            request = _locked_with_reads(request_id)
+        else:
+            request = (
+                SettlementRequest.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("round__previous")
+                .filter(pk=request_id)
+                .first()
+            )
         if request is None:
             exists = SettlementRequest.objects.filter(pk=request_id).exists()
             return "busy: another worker holds it" if exists else "no such request"
@@ -176,18 +181,44 @@ class Read:
     wagers: dict[str, WagerRow]
 
 
-def _read_with_lock() -> dict[str, RawSQL]:
-    """PostgreSQL: the annotations that read the round's events and its wagers in the lock's
-    statement, each as one JSON array in text (decoded here: no float for a Decimal)."""
-    events, wagers = _read_sql()
-    return {
-        "events_read": RawSQL(events, (), output_field=TextField()),
-        "wagers_read": RawSQL(wagers, (), output_field=TextField()),
-    }
+def _locked_with_reads(request_id: int) -> SettlementRequest | None:
+    """PostgreSQL: the request locked (SKIP LOCKED), with its round and the round before it,
+    and the round's events and wagers as JSON text (`events_read`, `wagers_read`), in one
+    statement built once; the rows made instances as the ORM makes them (the same fields,
+    through the same converters), without building the query each time."""
+    sql, models_read = _lock_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [request_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    made, start = [], 0
+    for model, fields in models_read:
+        values = row[start : start + len(fields)]
+        start += len(fields)
+        if values[0] is None:  # no round before this one
+            made.append(None)
+            continue
+        values = [
+            _converted(value, col, converters)
+            for value, (_, col, converters) in zip(values, fields, strict=True)
+        ]
+        made.append(model.from_db(connection.alias, [f.attname for f, _, _ in fields], values))
+    request, round_, previous = made
+    round_.previous = previous
+    request.round = round_
+    request.events_read, request.wagers_read = row[start:]
+    return request
+
+
+def _converted(value: Any, col: Any, converters: list) -> Any:
+    for converter in converters:
+        value = converter(value, col, connection)
+    return value
 
 
 @cache
-def _read_sql() -> tuple[str, str]:
+def _lock_sql() -> tuple[str, list[tuple[type, list[tuple[Any, Any, list]]]]]:
     # Built once from the models' tables and columns (never per settlement).
     quote = connection.ops.quote_name
 
@@ -195,22 +226,45 @@ def _read_sql() -> tuple[str, str]:
         return quote(model._meta.get_field(name).column)
 
     def of_round(model: type, alias: str) -> str:
-        request_round = column(SettlementRequest, "round")
-        return (
-            f" FROM {quote(model._meta.db_table)} {alias} WHERE {alias}.{column(model, 'round')}"
-            f" = {quote(SettlementRequest._meta.db_table)}.{request_round})"
-        )
+        table, request_round = quote(model._meta.db_table), column(SettlementRequest, "round")
+        return f" FROM {table} {alias} WHERE {alias}.{column(model, 'round')} = q.{request_round})"
+
+    def every_field(model: type) -> list[tuple[Any, Any, list]]:
+        # Each field, its column as the ORM's converters are handed it, and the converters.
+        fields = []
+        for field in model._meta.concrete_fields:
+            col = field.get_col(model._meta.db_table)
+            converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+            fields.append((field, col, converters))
+        return fields
 
     event = ", ".join(f"e.{column(RoundEvent, name)}" for name in ("id", "seq", "event", "payload"))
     wager = ", ".join(
         f"w.{column(Wager, name)}" for name in ("id", "ref", "player", "kind", "table")
     )
-    return (
-        f"(SELECT json_agg(json_build_array({event}) ORDER BY e.{column(RoundEvent, 'seq')})::text"
-        + of_round(RoundEvent, "e"),
-        f"(SELECT json_agg(json_build_array({wager}, w.{column(Wager, 'amount')}::text))::text"
-        + of_round(Wager, "w"),
+    models_read = [
+        (SettlementRequest, every_field(SettlementRequest)),
+        (Round, every_field(Round)),
+        (Round, every_field(Round)),
+    ]
+    selected = ", ".join(
+        f"{alias}.{quote(f.column)}"
+        for alias, (_, fields) in zip(("q", "r", "p"), models_read, strict=True)
+        for f, _, _ in fields
     )
+    rounds = quote(Round._meta.db_table)
+    sql = (
+        f"SELECT {selected},"
+        f" (SELECT json_agg(json_build_array({event}) ORDER BY e.{column(RoundEvent, 'seq')})::text"
+        f"{of_round(RoundEvent, 'e')},"
+        f" (SELECT json_agg(json_build_array({wager}, w.{column(Wager, 'amount')}::text))::text"
+        f"{of_round(Wager, 'w')}"
+        f" FROM {quote(SettlementRequest._meta.db_table)} q"
+        f" JOIN {rounds} r ON r.{column(Round, 'id')} = q.{column(SettlementRequest, 'round')}"
+        f" LEFT JOIN {rounds} p ON p.{column(Round, 'id')} = r.{column(Round, 'previous')}"
+        f" WHERE q.{column(SettlementRequest, 'id')} = %s FOR UPDATE OF q SKIP LOCKED"
+    )
+    return sql, models_read
 
 
 def _read(request: SettlementRequest, round_: Round) -> Read | None:

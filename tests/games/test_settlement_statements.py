@@ -7,7 +7,7 @@ tables, and every row they write is compared. Statement counts are asserted, nev
 """
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import LedgerEntry, Resolution, Round, SettlementRequest
@@ -121,3 +121,29 @@ def test_a_settlement_is_two_statements_on_postgresql():
     assert "FOR UPDATE" in statements[0] and "json_agg" in statements[0]
     assert statements[-1].startswith('WITH round_settled AS (UPDATE "games_round"')
     books_balance_check(table)
+
+
+def test_the_lock_reads_the_rows_the_orm_reads():
+    first, second = craps_rounds("CR-03")
+    request = SettlementRequest.objects.get(round=second)
+    orm = SettlementRequest.objects.select_related("round__previous").get(pk=request.pk)
+
+    def fields(instance) -> dict[str, object]:
+        values = {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+        return {k: bytes(v) if isinstance(v, memoryview) else v for k, v in values.items()}
+
+    with transaction.atomic():
+        read = settlement._locked_with_reads(request.pk)
+        assert fields(read) == fields(orm)
+        assert fields(read.round) == fields(orm.round)
+        assert fields(read.round.previous) == fields(orm.round.previous) != {}
+        assert read.round.previous.pk == first.pk
+        got = settlement._read(read, read.round)
+    events = list(second.events.order_by("seq"))
+    assert [(e.pk, e.seq, e.event, e.payload) for e in got.events] == [
+        (e.pk, e.seq, e.event, e.payload) for e in events
+    ]
+    assert {ref: tuple(w) for ref, w in got.wagers.items()} == {
+        w.ref: (w.pk, w.ref, w.player, w.kind, w.amount) for w in second.wagers.all()
+    }
+    assert settlement._locked_with_reads(10**9) is None
