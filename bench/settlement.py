@@ -1,15 +1,16 @@
 """Rounds settled per second by Celery workers on PostgreSQL and Redis, against raw SQL.
 
     .venv/bin/python bench/settlement.py [--rounds 600] [--workers 1,2] [--concurrency 1]
-        [--repeat 3] [--profile-rounds 20] [--seed 625] [--setup-processes CPUS] [--quick]
+        [--repeat 3] [--profile-rounds 20] [--seed 625] [--setup-processes CPUS] [--redis-db 14]
+        [--quick]
 
 Two to three minutes with the defaults on 2 cores. `--quick` (20 rounds, one worker, one
 run, about 20 s, most of it the migration) proves it still works, with the same checks.
 
 Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379. It
 creates a throwaway database casino_bench_<random>, migrates it with `manage.py migrate` in
-a subprocess, and drops it at the end, even on an error; Redis database 14 is the
-benchmark's own and is emptied (FLUSHDB) before each timed run and at the end. Every
+a subprocess, and drops it at the end, even on an error; Redis database 14 (--redis-db) is
+the benchmark's own and is emptied (FLUSHDB) before each timed run and at the end. Every
 process runs with DATABASE_URL, CELERY_BROKER_URL=redis://127.0.0.1:6379/14, a temporary
 CASINO_DATA_DIR and DJANGO_DEBUG=false (a DEBUG process keeps every query it ran).
 
@@ -103,7 +104,7 @@ from psycopg import sql  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 
 POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
-REDIS_URL = "redis://127.0.0.1:6379/14"
+REDIS_URL = "redis://127.0.0.1:6379/14"  # --redis-db changes the database
 PROJECT_PREFIXES = ("DJANGO_", "DATABASE_", "CELERY_", "CASINO_")  # the project's settings
 
 # Six players, four wagers each (kinds from SCENARIOS.md; the table takes 5 to 500).
@@ -620,10 +621,15 @@ def settle_split(requests: list[int]) -> Split:
             spent[part] += time.perf_counter() - start
             statements[part] += 1
 
-    from gaming import rounds
+    from games.services import round_state
 
-    # The engine's share: the cached state read, the replay, the new state pickled.
-    engine_parts = [(rounds, "state_after"), (rounds, "play"), (settlement, "state_dumps")]
+    # The engine's share: the cached state read, the replay, the new state pickled (each
+    # patched where `in_play` and the settlement look it up).
+    engine_parts = [
+        (round_state, "state_after"),
+        (round_state, "play"),
+        (settlement, "state_dumps"),
+    ]
     originals = {(module, name): getattr(module, name) for module, name in engine_parts}
     for (module, name), function in originals.items():
         setattr(module, name, timed("engine", function))
@@ -956,11 +962,16 @@ def main() -> None:
         "--repeat", type=int, default=3, help="timed runs of each worker count, each with a ceiling"
     )
     parser.add_argument(
+        "--redis-db", type=int, default=14, help="the Redis database it empties and uses (14)"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="seconds, not minutes: 20 rounds, one worker, one run; the same checks (exit 1)",
     )
     args = parser.parse_args()
+    global REDIS_URL
+    REDIS_URL = REDIS_URL.rsplit("/", 1)[0] + f"/{args.redis_db}"
     if args.quick:
         args.rounds, args.workers, args.profile_rounds, args.repeat = 20, "1", 3, 1
     try:

@@ -256,7 +256,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True  # no result backend: nobody reads results
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker takes a few messages ahead (per pool process), so the next settlement's message
+# is at hand when one ends instead of a round trip to Redis after each late ack. Late
+# acknowledgement keeps it safe: a message taken ahead is unacknowledged, and one a dead
+# worker held comes back (the visibility timeout; the outbox sweep sends it sooner).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_WORKER_PREFETCH_MULTIPLIER", 4)
 # A worker that loses the broker lets its running tasks finish (their late acks then fail
 # and the messages come back: a second settlement is a no-op). True, Celery 6's default,
 # kills the worker when Redis comes back here (celery#7185, #9250): seen in our tests.

@@ -51,12 +51,14 @@ class InPlay:
     state: Any
 
 
-def in_play(round_: Round) -> InPlay:
+def in_play(round_: Round, *, events: list[RoundEvent] | None = None) -> InPlay:
     """Play the round's recorded events from the state it started in (the one path the web
-    process, the settlement worker and the demo dealer share)."""
+    process, the settlement worker and the demo dealer share); `events`, the round's events
+    in order when the caller read them already (the settlement reads them with its lock)."""
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
-    events = list(round_.events.order_by("seq"))
+    if events is None:
+        events = list(round_.events.order_by("seq"))
     state, played = play(engine, options, state_in(round_), _triples(events))
     return InPlay(engine, options, events, played, state)
 

@@ -5,16 +5,20 @@ once passes it by, and a request already settled is a no-op: a task delivered tw
 settles once. Resolutions (one per wager: a one-to-one), the ledger entry (a unique key),
 the round's status and the request's `settled_at` are written together or not at all.
 
-On PostgreSQL the rows are written by one statement (`_written_at_once`): a settlement is
-four round trips (the request locked with its rounds, the events, the wagers, the rows)
-and the commit, its rows handed over as one JSON parameter per table.
+On PostgreSQL a settlement is two statements and the commit, each built once from the
+models (never by the ORM per settlement): the request locked with its round, the round
+before it, the round's events and its wagers (`_locked_with_reads`: the rows made into
+instances through the ORM's own converters, the events and wagers as JSON text), and
+every row written (`_written_at_once`), each table's rows handed over as one JSON array.
 
 A settlement that fails is recorded on its request in a transaction of its own
 (`request_failure_record`): the request is then an alert, and neither the worker nor the
 sweep takes it again until a person sends it again from the admin.
 """
 
+import json
 import logging
+from collections import namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +32,15 @@ from django.utils import timezone
 
 from casino.floor_cache import FLOOR
 from games import flow
-from games.models import LedgerEntry, LedgerLine, Resolution, Round, SettlementRequest, Wager
+from games.models import (
+    LedgerEntry,
+    LedgerLine,
+    Resolution,
+    Round,
+    RoundEvent,
+    SettlementRequest,
+    Wager,
+)
 from games.models.outbox import ERROR_LENGTH
 from games.replay import Played, rules_hash, state_dumps
 from games.services.ledger import (
@@ -58,12 +70,15 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
         # One query: the request locked, its round and the round it continues read with it
         # (only the request is locked: once a result is entered, nothing but its settlement
         # writes the round, and that is behind the request's lock).
-        request = (
-            SettlementRequest.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("round__previous")
-            .filter(pk=request_id)
-            .first()
-        )
+        if one_statement():  # the round's events and wagers read in the same statement
+            request = _locked_with_reads(request_id)
+        else:
+            request = (
+                SettlementRequest.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("round__previous")
+                .filter(pk=request_id)
+                .first()
+            )
         if request is None:
             exists = SettlementRequest.objects.filter(pk=request_id).exists()
             return "busy: another worker holds it" if exists else "no such request"
@@ -76,6 +91,7 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
         if round_.status != Round.Status.RESULT_ENTERED:
             raise SettlementError(f"{round_} is {round_.status}, not awaiting settlement")
         now = now or timezone.now()
+        round_.read_with_lock = _read(request, round_)
         _settled_write(round_, request, _settle(round_, now), now=now, worker=worker)
         return "settled"
 
@@ -153,19 +169,148 @@ class Settled:
     state: Any
 
 
+# A wager's columns that settling needs (no model instance).
+WagerRow = namedtuple("WagerRow", "pk ref player kind amount")
+
+
+@dataclass(frozen=True)
+class Read:
+    """The round's events in order and its own wagers, read with the request's lock."""
+
+    events: list[RoundEvent]
+    wagers: dict[str, WagerRow]
+
+
+def _locked_with_reads(request_id: int) -> SettlementRequest | None:
+    """PostgreSQL: the request locked (SKIP LOCKED), with its round and the round before it,
+    and the round's events and wagers as JSON text (`events_read`, `wagers_read`), in one
+    statement built once; the rows made instances as the ORM makes them (the same fields,
+    through the same converters), without building the query each time."""
+    sql, models_read = _lock_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [request_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    made, start = [], 0
+    for model, fields in models_read:
+        values = row[start : start + len(fields)]
+        start += len(fields)
+        if values[0] is None:  # no round before this one
+            made.append(None)
+            continue
+        values = [
+            _converted(value, col, converters)
+            for value, (_, col, converters) in zip(values, fields, strict=True)
+        ]
+        made.append(model.from_db(connection.alias, [f.attname for f, _, _ in fields], values))
+    request, round_, previous = made
+    round_.previous = previous
+    request.round = round_
+    request.events_read, request.wagers_read = row[start:]
+    return request
+
+
+def _converted(value: Any, col: Any, converters: list) -> Any:
+    for converter in converters:
+        value = converter(value, col, connection)
+    return value
+
+
+@cache
+def _lock_sql() -> tuple[str, list[tuple[type, list[tuple[Any, Any, list]]]]]:
+    # Built once from the models' tables and columns (never per settlement).
+    quote = connection.ops.quote_name
+
+    def column(model: type, name: str) -> str:
+        return quote(model._meta.get_field(name).column)
+
+    def of_round(model: type, alias: str) -> str:
+        table, request_round = quote(model._meta.db_table), column(SettlementRequest, "round")
+        return f" FROM {table} {alias} WHERE {alias}.{column(model, 'round')} = q.{request_round})"
+
+    def every_field(model: type) -> list[tuple[Any, Any, list]]:
+        # Each field, its column as the ORM's converters are handed it, and the converters.
+        fields = []
+        for field in model._meta.concrete_fields:
+            col = field.get_col(model._meta.db_table)
+            converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+            fields.append((field, col, converters))
+        return fields
+
+    event = ", ".join(f"e.{column(RoundEvent, name)}" for name in ("id", "seq", "event", "payload"))
+    wager = ", ".join(
+        f"w.{column(Wager, name)}" for name in ("id", "ref", "player", "kind", "table")
+    )
+    models_read = [
+        (SettlementRequest, every_field(SettlementRequest)),
+        (Round, every_field(Round)),
+        (Round, every_field(Round)),
+    ]
+    selected = ", ".join(
+        f"{alias}.{quote(f.column)}"
+        for alias, (_, fields) in zip(("q", "r", "p"), models_read, strict=True)
+        for f, _, _ in fields
+    )
+    rounds = quote(Round._meta.db_table)
+    sql = (
+        f"SELECT {selected},"
+        f" (SELECT json_agg(json_build_array({event}) ORDER BY e.{column(RoundEvent, 'seq')})::text"
+        f"{of_round(RoundEvent, 'e')},"
+        f" (SELECT json_agg(json_build_array({wager}, w.{column(Wager, 'amount')}::text))::text"
+        f"{of_round(Wager, 'w')}"
+        f" FROM {quote(SettlementRequest._meta.db_table)} q"
+        f" JOIN {rounds} r ON r.{column(Round, 'id')} = q.{column(SettlementRequest, 'round')}"
+        f" LEFT JOIN {rounds} p ON p.{column(Round, 'id')} = r.{column(Round, 'previous')}"
+        f" WHERE q.{column(SettlementRequest, 'id')} = %s FOR UPDATE OF q SKIP LOCKED"
+    )
+    return sql, models_read
+
+
+def _read(request: SettlementRequest, round_: Round) -> Read | None:
+    """What the lock's statement read with it (PostgreSQL), None where it read nothing."""
+    if not hasattr(request, "events_read"):
+        return None
+    events = [
+        RoundEvent(pk=pk, round_id=round_.pk, seq=seq, event=event, payload=payload)
+        for pk, seq, event, payload in json.loads(request.events_read or "[]")
+    ]
+    wagers = {
+        ref: WagerRow(pk, ref, player, kind, Decimal(amount))
+        for pk, ref, player, kind, table_id, amount in json.loads(request.wagers_read or "[]")
+        if table_id == round_.table_id
+    }
+    return Read(events, wagers)
+
+
+def _wagers_found(round_: Round, refs: set[str], read: Read | None) -> dict[str, WagerRow]:
+    """The wagers settled, by ref: the round's own as read with the lock, and any other
+    (an earlier round's, still on the layout) read now; refs are unique at a table."""
+    found = {ref: read.wagers[ref] for ref in refs if ref in read.wagers} if read else {}
+    missing = refs - found.keys()
+    if missing:
+        rows = Wager.objects.filter(table_id=round_.table_id, ref__in=missing).order_by()
+        found.update(
+            (row.ref, row)
+            for row in map(
+                WagerRow._make, rows.values_list("pk", "ref", "player", "kind", "amount")
+            )
+        )
+    return found
+
+
 def _settle(round_: Round, now: datetime) -> Settled:
-    """The round's events played again, and what their decisions write."""
-    current = in_play(round_)
+    """The round's events played again, and what their decisions write (the events and
+    wagers the lock read with the round, `read_with_lock`, where it read them)."""
+    read = getattr(round_, "read_with_lock", None)
+    current = in_play(round_, events=read.events if read else None)
     played = current.played
     _no_rejection_check(round_, played)
     event_by_seq = {e.seq: e for e in current.events}
     decided = [(p, r) for p in played for r in p.outcome.resolutions]
     reduced = [(p, item) for p in played for item in p.outcome.extra.get("reduced", ())]
     refs = {r.wager for _, r in decided} | {item["wager"] for _, item in reduced}
-    # The columns settling needs, as tuples (no model instances, no ordering).
-    found = Wager.objects.filter(table_id=round_.table_id, ref__in=refs).order_by()
-    columns = found.values_list("pk", "ref", "player", "kind", "amount", named=True)
-    wagers = {w.ref: w for w in columns}
+    wagers = _wagers_found(round_, refs, read)
     on_layout = (
         _on_layout(wagers.values())
         if round_.game in flow.STAKES_REDUCED

@@ -7,7 +7,7 @@ tables, and every row they write is compared. Statement counts are asserted, nev
 """
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import LedgerEntry, Resolution, Round, SettlementRequest
@@ -106,7 +106,7 @@ def test_the_one_statement_writes_the_rows_the_orm_writes(monkeypatch):
     assert written(one[1])["resolutions"]  # the second round decided wagers
 
 
-def test_a_settlement_is_four_statements_on_postgresql():
+def test_a_settlement_is_two_statements_on_postgresql():
     table = open_table("sic_bo")
     round_ = opened(table)
     place(round_, wager("ann", "big", "10"), wager("bob", "total:9", "5"))
@@ -114,9 +114,36 @@ def test_a_settlement_is_four_statements_on_postgresql():
     request = SettlementRequest.objects.get(round=round_)
     with CaptureQueriesContext(connection) as captured:
         assert settlement.round_settle(request.pk, worker="test", now=T0 + 5 * M) == "settled"
-    # The request locked with its round, the events, the wagers, and the one write (the
+    # The request locked with its round, its events and its wagers, and the one write (the
     # test's own transaction makes the settlement's a savepoint: not counted).
     statements = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
-    assert len(statements) == 4, [sql[:80] for sql in statements]
+    assert len(statements) == 2, [sql[:80] for sql in statements]
+    assert "FOR UPDATE" in statements[0] and "json_agg" in statements[0]
     assert statements[-1].startswith('WITH round_settled AS (UPDATE "games_round"')
     books_balance_check(table)
+
+
+def test_the_lock_reads_the_rows_the_orm_reads():
+    first, second = craps_rounds("CR-03")
+    request = SettlementRequest.objects.get(round=second)
+    orm = SettlementRequest.objects.select_related("round__previous").get(pk=request.pk)
+
+    def fields(instance) -> dict[str, object]:
+        values = {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+        return {k: bytes(v) if isinstance(v, memoryview) else v for k, v in values.items()}
+
+    with transaction.atomic():
+        read = settlement._locked_with_reads(request.pk)
+        assert fields(read) == fields(orm)
+        assert fields(read.round) == fields(orm.round)
+        assert fields(read.round.previous) == fields(orm.round.previous) != {}
+        assert read.round.previous.pk == first.pk
+        got = settlement._read(read, read.round)
+    events = list(second.events.order_by("seq"))
+    assert [(e.pk, e.seq, e.event, e.payload) for e in got.events] == [
+        (e.pk, e.seq, e.event, e.payload) for e in events
+    ]
+    assert {ref: tuple(w) for ref, w in got.wagers.items()} == {
+        w.ref: (w.pk, w.ref, w.player, w.kind, w.amount) for w in second.wagers.all()
+    }
+    assert settlement._locked_with_reads(10**9) is None
