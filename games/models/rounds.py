@@ -1,5 +1,7 @@
 """A round at a table, the events that made it, the wagers placed and how each was decided."""
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -48,6 +50,9 @@ class Round(models.Model):
     state_after = models.BinaryField(
         null=True, blank=True, editable=False, help_text="A cache: the events are the record."
     )
+    # Names the round's entry in the state cache (games/services/round_state.py): a round
+    # that reuses an id (a database restored, a test's) never reads another's entry.
+    cache_token = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["table", "-number"]

@@ -112,6 +112,9 @@ class Now:
     state: Any
     seq: int
     wagers: int
+    # Read from the cache and not yet borne out by the record: an event it refuses may
+    # only be behind (`behind_check`).
+    cached: bool = False
 
 
 def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round:
@@ -171,10 +174,13 @@ def state_checked(action: Callable[..., T]) -> Callable[..., T]:
     def run(*args: Any, **kwargs: Any) -> T:
         try:
             return action(*args, **kwargs)
-        except StateBehind:
+        except Exception as error:
+            # Its savepoint rolled back what it did: the round's remembered state with it.
             for given in (*args, *kwargs.values()):
                 if isinstance(given, Round):
                     given.__dict__.pop("_now", None)
+            if not isinstance(error, StateBehind):
+                raise
             token = _rebuilding.set(True)
             try:
                 return action(*args, **kwargs)
@@ -186,6 +192,13 @@ def state_checked(action: Callable[..., T]) -> Callable[..., T]:
 
 # Set while an action is taken again from the record: the cache is not read.
 _rebuilding: contextvars.ContextVar[bool] = contextvars.ContextVar("rebuilding", default=False)
+
+
+def behind_check(round_: Round, now: Now) -> None:
+    """StateBehind if `now` came from the cache and the record holds events after it: an
+    engine's refusal of the next event is then retried from the record, never answered."""
+    if now.cached and round_.events.filter(seq__gt=now.seq).exists():
+        raise StateBehind(f"round {round_.pk}: the cache is behind seq {now.seq}")
 
 
 def event_insert(event: RoundEvent) -> None:
@@ -210,6 +223,7 @@ def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
         state=before.state if state is None else state,
         seq=before.seq + 1,
         wagers=before.wagers + wagers,
+        cached=False,  # its event took the next seq: the record bears it out
     )
     round_._now = after
     _keep_on_commit(round_, after)
@@ -217,13 +231,10 @@ def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
 
 
 def _key(round_: Round) -> str:
-    # The database's name: two databases sharing one Redis never share an entry.
+    # The database's name and the round's own token: two databases sharing one Redis, or a
+    # round that reuses an id, never share an entry.
     database = settings.DATABASES[DEFAULT_DB_ALIAS]["NAME"]
-    opened = round_.opened_at.timestamp()
-    return (
-        f"round-now:{database}:{round_.pk}:{round_.table_id}:{opened}:"
-        f"{rules_hash(round_.game)[:16]}"
-    )
+    return f"round-now:{database}:{round_.pk}:{round_.cache_token}:{rules_hash(round_.game)[:16]}"
 
 
 def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
@@ -238,12 +249,12 @@ def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
     # (immutable) state, with no unpickling.
     mine = _written.get(_key(round_))
     if mine is not None and mine.seq == entry["seq"]:
-        return mine
+        return replace(mine, cached=True)
     try:
         state = state_loads(entry["state"])
     except Exception:  # written by another engine version
         return None
-    return Now(engine, options, state, entry["seq"], entry["wagers"])
+    return Now(engine, options, state, entry["seq"], entry["wagers"], cached=True)
 
 
 def _caught_up(round_: Round, known: Now) -> Now:
@@ -254,7 +265,7 @@ def _caught_up(round_: Round, known: Now) -> Now:
     # A "wagers" event places its payload's wagers, one Wager row each (gaming.rounds).
     placed = sum(len(payload) for _, event, payload in events if event == "wagers")
     last = events[-1][0] if events else known.seq
-    return replace(known, state=state, seq=last, wagers=known.wagers + placed)
+    return replace(known, state=state, seq=last, wagers=known.wagers + placed, cached=False)
 
 
 def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
@@ -265,16 +276,11 @@ def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
 
 
 def _keep_on_commit(round_: Round, now: Now) -> None:
-    """Write the round's state to the cache once this transaction commits (one callback
-    per transaction, whatever the rounds and events: the last state of each is kept)."""
-    marker = _transaction()
-    # On the connection, which is this thread's: one transaction's states at a time.
-    held = getattr(connection, "round_states", None)
-    if held is None or held[0] is not marker:  # a rolled-back transaction's: dropped
-        held = connection.round_states = (marker, {})
-        states = held[1]
-        transaction.on_commit(lambda: _keep(states))
-    held[1][_key(round_)] = now
+    """Write the round's state to the cache once this transaction commits. One callback a
+    state: Django drops those of a savepoint rolled back, so a state nothing committed is
+    never written; of the rest, the last of each round wins."""
+    key = _key(round_)
+    transaction.on_commit(lambda: _keep({key: now}))
 
 
 # The states this process wrote last, by cache key (a few hundred rounds at most).

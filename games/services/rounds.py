@@ -19,7 +19,13 @@ from games.models import Round, RoundEvent, Wager
 from games.rules.core import MalformedInput, Rejection
 from games.rules.core.money import parse_amount
 from games.rules.registry import engine_get
-from games.services.round_state import event_insert, now_moved, round_now, state_after
+from games.services.round_state import (
+    behind_check,
+    event_insert,
+    now_moved,
+    round_now,
+    state_after,
+)
 
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
@@ -121,8 +127,10 @@ def event_step(
     try:
         state, outcome = current.engine.step(current.options, current.state, event, payload)
     except MalformedInput as error:
+        behind_check(round_, current)
         raise FloorRefused(action, [str(error)]) from None
     if outcome.rejected:
+        behind_check(round_, current)
         raise FloorRefused(action, [rejection_text(r) for r in outcome.rejected])
     appended = event_append(
         round_, event, payload, by, now, source, cite, state=state, wagers=wagers
