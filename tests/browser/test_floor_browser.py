@@ -89,6 +89,7 @@ def texts(element: Any, selector: str) -> list[str]:
 
 
 def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client: Client):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as shows
     from selenium.webdriver.support.ui import WebDriverWait
@@ -98,7 +99,7 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
     browser.get(f"{live_server.url}/floor/")
     assert "Casino floor" in browser.title
     # The first poll has drawn the page again when the stamp says "updated".
-    WebDriverWait(browser, WAIT).until(
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
         shows.text_to_be_present_in_element((By.ID, "floor-updated"), "updated ")
     )
     assert not browser.find_element(By.ID, "floor-lost").is_displayed()
@@ -153,7 +154,7 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
     result(floor["second"], "throw", [1, 2, 3], now=now)
     settle(floor["second"], now=now)
     table_suspend(floor["sic_bo"], by=operations(), now=now)
-    WebDriverWait(browser, WAIT).until(
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda b: (
             card(b, "SB-01").find_element(By.CSS_SELECTOR, ".badge").text.lower() == "suspended"
         )
@@ -179,6 +180,7 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
 
 def test_a_failed_poll_shows_connection_lost(browser: Any, live_server: Any, client: Client):
     """Signed out behind the page's back: the next poll fails and the page says so."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as shows
     from selenium.webdriver.support.ui import WebDriverWait
@@ -186,11 +188,13 @@ def test_a_failed_poll_shows_connection_lost(browser: Any, live_server: Any, cli
     compliant_table("sic_bo", number="SB-01", now=timezone.now() - H, open_table=True)
     sign_in(browser, live_server, client)
     browser.get(f"{live_server.url}/floor/")
-    WebDriverWait(browser, WAIT).until(
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
         shows.text_to_be_present_in_element((By.ID, "floor-updated"), "updated ")
     )
     client.logout()  # the session the browser holds is gone
-    WebDriverWait(browser, WAIT).until(shows.visibility_of_element_located((By.ID, "floor-lost")))
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        shows.visibility_of_element_located((By.ID, "floor-lost"))
+    )
     notice = browser.find_element(By.ID, "floor-lost").text
     assert "Connection lost" in notice and "HTTP 401" in notice
     sign_in_again = browser.find_element(By.ID, "floor-sign-in")
