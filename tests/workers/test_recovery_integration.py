@@ -129,8 +129,16 @@ def test_every_round_settles_within_15_s_of_a_worker_killed_or_redis_lost(demo_f
                 "the killed worker's rounds settled",
                 logs[-1],
             )
+            # Again: a result whose write was in progress at the kill commits after the first
+            # look; wait for it too before reading the latencies (a CI run read it unsettled).
+            first = affected(url, killed_at, kill_until)
+            wait_until(
+                lambda: not set(first) & set(unsettled_requests(url)),
+                60,
+                "the killed worker's rounds settled",
+                logs[-1],
+            )
             after_kill = latencies(url, killed_at, kill_until)
-            first = affected(url, killed_at, kill_until)  # again: a write then in progress
             settled_then = settled_count(url)
 
             # Fault 2: Redis killed -9 and restarted empty, the burst going on.
