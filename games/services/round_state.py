@@ -140,12 +140,13 @@ def _locked_here(round_: Round) -> bool:
     return marker is not None and marker is _transaction()
 
 
-def round_now(round_: Round, *, from_the_record: bool = False) -> Now:
+def round_now(round_: Round) -> Now:
     """Where the round's recorded events lead (a round locked in this transaction): from
-    the cache; or, `from_the_record` (the cache proved behind), the cache's entry brought
-    up to date with the events after it, or all the events without one."""
+    the cache; or, while an action is taken again because the cache proved behind
+    (`state_checked`), the cache's entry brought up to date with the events after it, or
+    all the events without one."""
     known = getattr(round_, "_now", None)
-    if known is not None and not from_the_record and _locked_here(round_):
+    if known is not None and _locked_here(round_):
         return known
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
@@ -153,7 +154,7 @@ def round_now(round_: Round, *, from_the_record: bool = False) -> Now:
     if found is None:
         found = _rebuilt(round_, engine, options)
         _keep_on_commit(round_, found)
-    elif from_the_record or _rebuilding.get():
+    elif _rebuilding.get():
         found = _caught_up(round_, found)
         _keep_on_commit(round_, found)
     round_._now = found
@@ -269,10 +270,8 @@ def _caught_up(round_: Round, known: Now) -> Now:
 
 
 def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
-    events = _triples(round_.events.order_by("seq"))
-    state, _ = play(engine, options, state_in(round_), events)
-    last = events[-1][0] if events else 0
-    return Now(engine, options, state, last, round_.wagers.count())
+    """Every event of the round, from the state it started in (no entry in the cache)."""
+    return _caught_up(round_, Now(engine, options, state_in(round_), seq=0, wagers=0))
 
 
 def _keep_on_commit(round_: Round, now: Now) -> None:
