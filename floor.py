@@ -30,8 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-REQUIREMENTS = ROOT / "requirements.txt"
-STAMP = VENV / ".requirements.sha256"
+REQUIREMENTS = ROOT / "requirements.txt"  # what runs the floor
+REQUIREMENTS_DEV = ROOT / "requirements-dev.txt"  # that, and what tests it
 QUEUES = "settlement,monitoring,default"
 
 
@@ -44,29 +44,31 @@ def say(message: str) -> None:
     print(f"floor | {message}", flush=True)
 
 
-def ensure_venv() -> Path:
-    """Create ./.venv and install requirements.txt into it, again only when it changes."""
+def ensure_venv(requirements: Path = REQUIREMENTS) -> Path:
+    """Create ./.venv and install a requirements file into it, again only when it (or
+    requirements.txt, which the dev file includes) changes."""
     if sys.version_info < (3, 11):  # noqa: UP036 - the bootstrap runs on any python3
         sys.exit(f"floor: Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
     python = venv_python()
     if not python.exists():
         say(f"creating the virtualenv {VENV}")
         venv.create(VENV, with_pip=True)
-    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
-    if not STAMP.exists() or STAMP.read_text().strip() != digest:
-        say("installing requirements.txt (a minute or two the first time)")
+    stamp = VENV / f".{requirements.stem}.sha256"
+    digest = hashlib.sha256(requirements.read_bytes() + REQUIREMENTS.read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text().strip() != digest:
+        say(f"installing {requirements.name} (a minute or two the first time)")
         subprocess.run(
             [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-             "-r", str(REQUIREMENTS)],
+             "-r", str(requirements)],
             check=True,
         )  # fmt: skip
-        STAMP.write_text(digest)
+        stamp.write_text(digest)
     return python
 
 
 def run_tests(pytest_args: list[str]) -> int:
     """The whole test suite, in the virtualenv."""
-    python = ensure_venv()
+    python = ensure_venv(REQUIREMENTS_DEV)
     return subprocess.call([str(python), "-m", "pytest", *pytest_args], cwd=ROOT)
 
 

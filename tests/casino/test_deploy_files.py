@@ -223,3 +223,31 @@ def test_the_docs_name_every_process_and_queue():
     for name in [*PROCESS_SERVICES, *settings.CELERY_QUEUE_NAMES, "/health/", "/ready/"]:
         assert f"`{name}`" in docs, name
     assert "docker compose -f deploy/compose.yaml" in docs
+
+
+DEV_TOOLS = {"pytest", "pytest-django", "ruff", "schemathesis", "hypothesis", "selenium",
+             "trio", "import-linter", "grimp", "openapi-python-client"}  # fmt: skip
+
+
+def requirement_names(path: Path) -> set[str]:
+    """The distribution names a requirements file pins (its -r includes not followed)."""
+    names = set()
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "-r")):
+            names.add(re.split(r"[=\[<>]", line)[0].lower().replace("_", "-"))
+    return names
+
+
+def test_the_image_installs_the_runtime_file_which_holds_no_test_tool():
+    """Issue 22, point 5: the production install carries what runs the floor only."""
+    runtime = requirement_names(ROOT / "requirements.txt")
+    assert {"django", "celery", "gunicorn", "prometheus-client", "sentry-sdk"} <= runtime
+    assert not runtime & DEV_TOOLS, runtime & DEV_TOOLS
+    dev = (ROOT / "requirements-dev.txt").read_text()
+    assert "-r requirements.txt" in dev.splitlines()
+    assert DEV_TOOLS <= requirement_names(ROOT / "requirements-dev.txt")
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "requirements-dev" not in dockerfile
+    floor = (ROOT / "floor.py").read_text()
+    assert "ensure_venv(REQUIREMENTS_DEV)" in floor  # floor.py test installs the tools
