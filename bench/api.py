@@ -37,7 +37,7 @@ real.
 Timed: first every worker is warmed (2 x workers clients send each endpoint for a second or
 `--warmup`, not reported: each worker's imports and connection). Then for each count in
 `--clients`, fresh rounds are opened at the 7 tables (the rounds before are given their
-result and settled in this process, not timed) and four cells run, each `--warmup` s then
+result and settled in this process, not timed) and five cells run, each `--warmup` s then
 `--seconds` s measured, every client a process of its own with one http.client connection
 (reopened when the server closes it, and a request sent again once on a kept-alive
 connection the server had closed: deploy/'s gthread workers keep one 2 s):
@@ -49,7 +49,10 @@ connection the server had closed: deploy/'s gthread workers keep one 2 s):
   client wagers at the 7 tables in turn, from its own, so the rounds fill evenly and 32
   clients share 7 round locks;
 - the same request again: each client places one wager, then sends that request with the
-  same key over and over (the idempotent answer, `Idempotent-Replayed: true`).
+  same key over and over (the idempotent answer, `Idempotent-Replayed: true`);
+- a wager's 8 statements in raw SQL: psycopg from each client process, the same writes on
+  tables of the same shape (schema bench_raw) with nothing around them, no HTTP: the
+  ceiling of the database's part (its rate to /health/'s bounds what a wager can reach).
 The answers that arrive inside the measured window count (a client keeps sending until it
 ends): requests/s, p50 and p99 (ms) of the 2xx answers, and errors (any other answer, or a
 failed connection). The clients run on the same cores as gunicorn, PostgreSQL and Redis.
@@ -134,13 +137,36 @@ PLAYER = "bench-c"  # the HTTP clients' players: bench-c<client>-<request>, benc
 WAGER_KINDS = {"craps": "pass", "high_roll_dice": "pip:1", "sic_bo": "small"}
 AMOUNT = Decimal("25")
 HISTORY = 5  # rounds played at each table first: the floor's LAST_RESULTS
-HEALTH, FLOOR, WAGER, REPLAY = "health", "floor", "wager", "replay"
+HEALTH, FLOOR, WAGER, REPLAY, RAW = "health", "floor", "wager", "replay", "raw"
 LABELS = {
     HEALTH: "GET /health/",
     FLOOR: "GET /api/v1/floor/",
     WAGER: "POST /api/v1/rounds/{id}/wagers/",
     REPLAY: "  the same key again (replay)",
+    RAW: "  a wager's 8 statements, raw SQL",
 }
+# The raw cell: a wager's writes with nothing around them (no HTTP, Django, DRF, engine or
+# cache), psycopg from each client process on tables of the same shape in a schema of its
+# own: the lock, a savepoint pair, the event, the wager, the ledger entry and its two lines,
+# the write's record, inside BEGIN and COMMIT, as tests/api/test_wager_statements.py counts
+# the real one. Its rate is what the wager's 0.25 of /health/ is measured against.
+RAW_SCHEMA = """
+DROP SCHEMA IF EXISTS bench_raw CASCADE;
+CREATE SCHEMA bench_raw;
+CREATE TABLE bench_raw.round (id int PRIMARY KEY, status text, table_id int, cache_token text);
+CREATE TABLE bench_raw.event (id bigserial PRIMARY KEY, round_id int REFERENCES bench_raw.round,
+  seq int, event text, payload jsonb, at timestamptz, UNIQUE (round_id, seq));
+CREATE TABLE bench_raw.wager (id bigserial PRIMARY KEY, round_id int REFERENCES bench_raw.round,
+  ref text, player text, kind text, amount numeric(12, 2), options jsonb, at timestamptz,
+  UNIQUE (round_id, ref));
+CREATE TABLE bench_raw.entry (id bigserial PRIMARY KEY, round_id int REFERENCES bench_raw.round,
+  kind text, memo text, at timestamptz);
+CREATE TABLE bench_raw.line (id bigserial PRIMARY KEY, entry_id bigint REFERENCES bench_raw.entry,
+  account text, amount numeric(12, 2));
+CREATE TABLE bench_raw.write (id bigserial PRIMARY KEY, key text UNIQUE, token_id int,
+  method text, path text, body_hash text, status int, answer jsonb, at timestamptz);
+INSERT INTO bench_raw.round SELECT g, 'open', g, 't' FROM generate_series(1, 7) g;
+"""
 TRANSACTION = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -249,6 +275,7 @@ class Job:
     start: float  # wall clock: warm-up starts
     warmup: float
     seconds: float
+    dsn: str = ""  # the raw cell's database
 
 
 @dataclass
@@ -282,6 +309,8 @@ def client_run(job: Job) -> Driven:
     the warm-up and the measured window. A wager's player is new each request (High Roll
     Dice takes one Pip Street wager a pip from a player); in a replay cell the first request
     (a new key) places the wager that every later one replays."""
+    if job.kind == RAW:
+        return raw_client_run(job)
     driven = Driven()
     connection = http.client.HTTPConnection("127.0.0.1", job.port, timeout=30)
     headers = dict(job.headers)
@@ -326,6 +355,61 @@ def client_run(job: Job) -> Driven:
                 driven.other[(status, answer[:160].decode(errors="replace"))] += 1
     driven.cpu = time.process_time() - cpu
     connection.close()
+    return driven
+
+
+def raw_client_run(job: Job) -> Driven:
+    """One raw client: a wager's 8 statements in a transaction, again and again, over one
+    connection, at the 7 rounds in turn (as the HTTP clients wager at the 7 tables)."""
+    driven = Driven(connects=1)
+    db = psycopg.connect(job.dsn)
+    while time.time() < job.start:
+        time.sleep(0.001)
+    cpu = time.process_time()
+    begin = job.start + job.warmup
+    end = begin + job.seconds
+    sent = 0
+    while time.time() < end:
+        round_id, ref = (job.index + sent) % 7 + 1, uuid.uuid4().hex
+        sent += 1
+        tick = time.perf_counter()
+        with db.transaction():
+            db.execute("SELECT id, status, table_id, cache_token FROM bench_raw.round"
+                       " WHERE id = %s FOR UPDATE", (round_id,))  # fmt: skip
+            db.execute("SAVEPOINT s1")
+            db.execute(
+                "INSERT INTO bench_raw.event (round_id, seq, event, payload, at) SELECT %s,"
+                " coalesce(max(seq), 0) + 1, 'wagers', %s, now() FROM bench_raw.event"
+                " WHERE round_id = %s ON CONFLICT DO NOTHING RETURNING id",
+                (round_id, json.dumps({"wagers": [{"id": ref, "amount": "25"}]}), round_id),
+            )
+            db.execute(
+                "INSERT INTO bench_raw.wager (round_id, ref, player, kind, amount, options, at)"
+                " VALUES (%s, %s, %s, 'small', 25, '{}', now()) RETURNING id",
+                (round_id, ref, ref),
+            )
+            entry = db.execute(
+                "INSERT INTO bench_raw.entry (round_id, kind, memo, at)"
+                " VALUES (%s, 'stake', %s, now()) RETURNING id",
+                (round_id, ref),
+            ).fetchone()[0]
+            db.execute(
+                "INSERT INTO bench_raw.line (entry_id, account, amount)"
+                " VALUES (%s, 'player', -25), (%s, 'table', 25)",
+                (entry, entry),
+            )
+            db.execute("RELEASE SAVEPOINT s1")
+            db.execute(
+                "INSERT INTO bench_raw.write (key, token_id, method, path, body_hash, status,"
+                " answer, at) VALUES (%s, 1, 'POST', '/w', 'h', 201, '{}', now())",
+                (uuid.uuid4().hex,),
+            )
+        elapsed = time.perf_counter() - tick
+        driven.answered += 1
+        if begin <= time.time() <= end:
+            driven.latencies.append(1e3 * elapsed)
+    driven.cpu = time.process_time() - cpu
+    db.close()
     return driven
 
 
@@ -480,6 +564,7 @@ def jobs_for(
                 for table in tables
             ]
         job = Job(port, index, kind, method, targets, own, start, args.warmup, args.seconds)
+        job.dsn = getattr(args, "dsn", "")
         jobs.append(job)
     return jobs
 
@@ -871,6 +956,9 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     for note in notes:
         print(f"  {note}")
 
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(RAW_SCHEMA)
+    args.dsn = url
     gunicorn, port = gunicorn_start(env, args.workers, logs)
     status, snapshot = get_json(port, "/api/v1/floor/", floor.key)
     shown = len(snapshot.get("tables", [])) if isinstance(snapshot, dict) else 0
@@ -894,7 +982,7 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
             problems += cell_problems(cell, "warm-up")
         for clients in args.client_counts:
             rounds_rotate(floor)
-            for kind in (HEALTH, FLOOR, WAGER, REPLAY):
+            for kind in (HEALTH, FLOOR, WAGER, REPLAY, RAW):
                 before = counts(floor)
                 cell = cell_run(kind, clients, port, url, gunicorn.pid, floor, args)
                 after = counts(floor)
@@ -963,6 +1051,15 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
             f"{cell.errors:>8}{cell.rps / health.rps:>14.4f}"
             f"{cell.percentile(0.5) / health.percentile(0.5):>12.1f}"
         )
+    raw = {c.clients: c for c in cells if c.kind == RAW}
+    for clients, wager in ((c.clients, c) for c in cells if c.kind == WAGER):
+        if clients in raw and raw[clients].rps:
+            print(
+                f"  {clients} clients: a wager over HTTP at {wager.rps / raw[clients].rps:.3f} of"
+                f" its 8 statements' raw rate, which is {raw[clients].rps / base[clients].rps:.3f}"
+                " of /health/'s (the wager's target, 0.25 of /health/, is"
+                f" {0.25 * base[clients].rps / raw[clients].rps:.2f} of the raw rate)"
+            )
     print()
     print(
         "CPU a request (ms, over the whole cell with its warm-up): gunicorn's workers,"
