@@ -181,11 +181,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
-    "DEFAULT_PARSER_CLASSES": [
-        "casino.api.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: a form or multipart body is a 415 in the one error body. The schema then
+    # declares every request body once, as JSON, which client generators take whole.
+    "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.StrictJSONParser"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
@@ -223,6 +221,7 @@ SPECTACULAR_SETTINGS = {
         "LedgerEntryKindEnum": "games.models.ledger.LedgerEntry.Kind",
         "LedgerLineKindEnum": "games.models.ledger.LedgerLine.Kind",
         "DeviceEventKindEnum": "devices.models.DeviceEvent.Kind",
+        "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
     },
 }
 # Failed sign-ins (admin, floor page, API login) allowed per username and per address in
