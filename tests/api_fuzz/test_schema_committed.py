@@ -200,11 +200,14 @@ def _money_fields() -> set[str]:
     }
 
 
+# Fields named as an amount is that are none: a PAR sheet's net is an exact fraction of one
+# unit wagered ("-1", "7/6"; games/par.py), not dollars.
+NOT_MONEY = {"ParOutcome.net"}
 MONEY = {
     f"{component}.{name}": spec
     for component, schema in SCHEMA["components"]["schemas"].items()
     for name, spec in schema.get("properties", {}).items()
-    if name in _money_fields()
+    if name in _money_fields() and f"{component}.{name}" not in NOT_MONEY
 }
 
 
