@@ -198,7 +198,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casino floor API",
     "DESCRIPTION": (
         "Tables, Rules Submissions, layouts, equipment, rounds, the ledger and devices of a "
-        "Pennsylvania casino floor. Amounts are decimal strings. Errors share one body, "
+        "Pennsylvania casino floor. Bodies are JSON only (anything else is a 415). "
+        "Amounts are decimal strings. Errors share one body, "
         "{status, code, detail, reasons, fields}, whatever answers them: a body over the "
         "limit is a 413, an outage of the database or broker a 503 with Retry-After (send "
         "the request again after that many seconds, with the same Idempotency-Key)."
