@@ -14,6 +14,7 @@ from casino.api.floor import TableRef
 from casino.models import ApiWrite, Table
 from games.models import Round
 from tests.api.conftest import API, bearer, error_of, new_key, post, session
+from tests.api.openapi_check import component_errors, component_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -149,3 +150,23 @@ def test_the_404_body_sends_people_to_a_root_that_answers(api_floor):
     missing = error_of(token.get(f"{API}/no-such-thing/"), 404, "not_found")
     assert "the list is at /api/v1/" in missing["detail"]
     assert token.get(f"{API}/").status_code == 200
+
+
+# --- the typed answers ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game", ["craps", "high_roll_dice", "pai_gow", "sic_bo", "three_dice_football"]
+)
+def test_each_game_s_par_sheet_is_the_schema_s_par_sheet(api_floor, game):
+    sheet = bearer(api_floor.a.key).get(f"{API}/par/{game}/").json()
+    assert component_errors("ParSheet", sheet) == []
+    assert set(sheet) == component_fields("ParSheet")
+    assert {field for wager in sheet["wagers"] for field in wager} == component_fields("ParWager")
+    assert sheet["game"] == game
+
+
+def test_the_floor_of_a_token_is_the_schema_s_floor(api_floor):
+    floor = bearer(api_floor.a.key).get(f"{API}/floor/").json()
+    assert component_errors("Floor", floor) == []
+    assert sorted(t["number"] for t in floor["tables"]) == ["SB-01", "SB-02", "SB-03", "SB-04"]
