@@ -391,3 +391,38 @@ def test_the_table_filter_takes_an_id_or_a_number():
         (table,) = [p for p in OPERATIONS[label]["parameters"] if p["name"] == "table"]
         assert table["schema"] == {"type": "string"}, label
         assert "number" in table["description"], label
+
+
+def test_every_code_the_api_answers_is_in_the_enum():
+    """The codes written in our API's code (ApiError, error_body), Django's own errors'
+    and DRF's exceptions' are all ERROR_CODES, the schema's enum: a generated client reads
+    every error it gets."""
+    from rest_framework import exceptions
+
+    from casino.api.errors import _DJANGO_ERRORS, ERROR_CODES
+    from casino.api.middleware import outage_of
+
+    root = Path(settings.BASE_DIR)
+    sources = [*(root / "casino" / "api").glob("*.py"), root / "games" / "apis.py"]
+    sources.append(root / "devices" / "apis.py")
+    written = {
+        code
+        for source in sources
+        for code in re.findall(
+            r"(?:ApiError|error_body)\(\s*\d{3},\s*\"([a-z_]+)\"", source.read_text()
+        )
+    }
+    assert {"invalid", "refused", "idempotency_key_reused", "par_being_computed"} <= written
+    drf = {
+        cls.default_code
+        for cls in vars(exceptions).values()
+        if isinstance(cls, type) and issubclass(cls, exceptions.APIException)
+    } - {"error"}  # APIException itself: only its subclasses are raised
+    assert "unsupported_media_type" in drf and "throttled" in drf
+    django = {code for code, _ in _DJANGO_ERRORS.values()}
+    from django.db import OperationalError
+    from kombu.exceptions import OperationalError as BrokerError
+
+    outages = {f"{outage_of(e())}_unavailable" for e in (OperationalError, BrokerError)}
+    missing = (written | drf | django | outages) - set(ERROR_CODES)
+    assert not missing, f"codes answered but not in ERROR_CODES (the schema's enum): {missing}"
