@@ -181,11 +181,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
-    "DEFAULT_PARSER_CLASSES": [
-        "casino.api.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: a form or multipart body is a 415 in the one error body. The schema then
+    # declares every request body once, as JSON, which client generators take whole.
+    "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.StrictJSONParser"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
@@ -200,7 +198,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casino floor API",
     "DESCRIPTION": (
         "Tables, Rules Submissions, layouts, equipment, rounds, the ledger and devices of a "
-        "Pennsylvania casino floor. Amounts are decimal strings. Errors share one body, "
+        "Pennsylvania casino floor. Bodies are JSON only (anything else is a 415). "
+        "Amounts are decimal strings. Errors share one body, "
         "{status, code, detail, reasons, fields}, whatever answers them: a body over the "
         "limit is a 413, an outage of the database or broker a 503 with Retry-After (send "
         "the request again after that many seconds, with the same Idempotency-Key)."
@@ -223,6 +222,7 @@ SPECTACULAR_SETTINGS = {
         "LedgerEntryKindEnum": "games.models.ledger.LedgerEntry.Kind",
         "LedgerLineKindEnum": "games.models.ledger.LedgerLine.Kind",
         "DeviceEventKindEnum": "devices.models.DeviceEvent.Kind",
+        "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
     },
 }
 # Failed sign-ins (admin, floor page, API login) allowed per username and per address in

@@ -15,7 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.api.floor import ReadOnly
+from casino.api.floor import ReadOnly, TableRef
 from casino.api.writes import write
 from devices import services
 from devices.models import Device, DeviceEvent
@@ -63,6 +63,8 @@ class OutOfOrderSerializer(serializers.Serializer):
 
 
 class DeviceFilter(filters.FilterSet):
+    table = TableRef()
+
     class Meta:
         model = Device
         fields = ["table", "kind", "status", "serial_number"]
@@ -134,6 +136,7 @@ class DeviceEventSerializer(serializers.ModelSerializer):
 class DeviceEventFilter(filters.FilterSet):
     at_after = filters.IsoDateTimeFilter(field_name="at", lookup_expr="gte")
     at_before = filters.IsoDateTimeFilter(field_name="at", lookup_expr="lt")
+    table = TableRef()
 
     class Meta:
         model = DeviceEvent

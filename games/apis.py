@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.errors import ApiError
-from casino.api.floor import ReadOnly, ScopedViewSet
+from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
 from casino.api.permissions import scoped
 from casino.api.writes import write
 from casino.models import CertificateHolder, Table
@@ -128,6 +128,7 @@ class RoundFilter(filters.FilterSet):
     )
     opened_after = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="gte")
     opened_before = filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="lt")
+    table = TableRef()
 
     class Meta:
         model = Round
@@ -276,6 +277,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
 
 
 class WagerFilter(filters.FilterSet):
+    table = TableRef()
+
     class Meta:
         model = Wager
         fields = ["round", "table", "player", "kind"]
@@ -311,7 +314,7 @@ class ResolutionSerializer(serializers.ModelSerializer):
 
 
 class ResolutionFilter(filters.FilterSet):
-    table = filters.ModelChoiceFilter(field_name="round__table", queryset=Table.objects.all())
+    table = TableRef("round__table")
 
     class Meta:
         model = Resolution
@@ -345,6 +348,7 @@ class LedgerEntrySerializer(serializers.ModelSerializer):
 class LedgerEntryFilter(filters.FilterSet):
     posted_after = filters.IsoDateTimeFilter(field_name="posted_at", lookup_expr="gte")
     posted_before = filters.IsoDateTimeFilter(field_name="posted_at", lookup_expr="lt")
+    table = TableRef()
 
     class Meta:
         model = LedgerEntry

@@ -20,6 +20,32 @@ from rest_framework.views import set_rollback
 from casino.services.errors import FloorRefused
 from games.rules.core import MalformedInput
 
+# Every `code` an answer under /api/ may carry, with its status: the schema's enum
+# (casino/api/schema.py), and docs/api.md's list. A new code goes here first.
+ERROR_CODES: dict[str, str] = {
+    "invalid": "400: the request's values; `fields` names each",
+    "parse_error": "400: the body is not JSON the API takes",
+    "bad_request": "400: a request Django itself refuses (a malformed header)",
+    "idempotency_key_required": "400: a write that changes a round needs an Idempotency-Key",
+    "idempotency_key_invalid": "400: the Idempotency-Key is not 1 to 255 printable ASCII",
+    "not_authenticated": "401: no credentials",
+    "authentication_failed": "401: a token that is malformed, unknown, revoked or inactive",
+    "permission_denied": "403: the caller's role may not do this",
+    "not_found": "404: no such record of the caller's, or no such endpoint",
+    "method_not_allowed": "405: the path does not take this method",
+    "not_acceptable": "406: the API answers JSON only",
+    "par_not_computed": "409: a draft Rules Submission has no PAR sheets yet",
+    "body_too_large": "413: the body is over the limit",
+    "unsupported_media_type": "415: the body is not application/json",
+    "refused": "422: the floor's rules refuse it; each reason names its section",
+    "idempotency_key_reused": "422: the Idempotency-Key was used for another request",
+    "throttled": "429: too many requests; send again after Retry-After seconds",
+    "server_error": "500: the server failed; the error is logged",
+    "database_unavailable": "503: the database is unreachable; send again after Retry-After",
+    "broker_unavailable": "503: the broker is unreachable; send again after Retry-After",
+    "par_being_computed": "503: a worker is computing the PAR sheets; ask after Retry-After",
+}
+
 
 class ApiError(exceptions.APIException):
     """A refusal with its own status and code (idempotency keys, bad query values)."""
@@ -150,6 +176,9 @@ def speaks_api(request: HttpRequest) -> bool:
 def django_error(request: HttpRequest, status_code: int) -> JsonResponse:
     """One of Django's own errors (a malformed request, an unknown path, a crash) as the
     one body; the detail names no internals (the log has the traceback)."""
-    code, text = _DJANGO_ERRORS.get(status_code, ("error", "the request failed"))
+    # Any other status keeps a code of the schema's enum (ERROR_CODES).
+    fallback = ("server_error", "the request failed") if status_code >= 500 else (
+        "bad_request", "the request failed")  # fmt: skip
+    code, text = _DJANGO_ERRORS.get(status_code, fallback)
     detail = text.format(path=request.path, method=request.method)
     return JsonResponse(error_body(status_code, code, detail, [detail]), status=status_code)

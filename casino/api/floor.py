@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from casino.api.errors import ApiError
 from casino.api.permissions import scoped
+from casino.api.schema import ErrorSerializer
 from casino.api.writes import write
 from casino.models import (
     ApiWrite,
@@ -49,6 +50,41 @@ class ScopedViewSet(viewsets.GenericViewSet):
     def get_queryset(self):
         """The rows this caller may see."""
         return scoped(super().get_queryset(), self.request, self.holder_path)
+
+
+class TableRef(filters.CharFilter):
+    """`?table=`: a table's id, or its number on the floor (`SB-01`).
+
+    A value of ASCII digits only is an id, as it always was (Table.number has no validator:
+    a table numbered "12" is found by its id); any other value is a number, matched among
+    the tables the caller sees (a staff session sees every holder's, so one number may name
+    a table at each). An id or number that names no table is a 400 naming the parameter.
+    """
+
+    UNKNOWN_ID = "Select a valid choice. That choice is not one of the available choices."
+
+    def __init__(self, field_name: str = "table", *, param: str = "table") -> None:
+        self.param = param
+        super().__init__(
+            field_name=field_name,
+            label="A table's id (digits only), or its number, e.g. SB-01.",
+        )
+
+    def filter(self, qs, value):
+        """The rows at the table(s) `value` names."""
+        if value in (None, ""):
+            return qs
+        if value.isascii() and value.isdigit():
+            ids = [int(value)] if len(value) <= 18 else []
+            ids = list(Table.objects.filter(pk__in=ids).values_list("pk", flat=True))
+            refusal = self.UNKNOWN_ID
+        else:
+            tables = scoped(Table.objects.all(), self.parent.request, "holder")
+            ids = list(tables.filter(number=value).values_list("pk", flat=True))
+            refusal = f"no table numbered {value!r} (name a table by its id or its number)"
+        if not ids:
+            raise serializers.ValidationError({self.param: [refusal]})
+        return qs.filter(**{f"{self.field_name}__in": ids})
 
 
 class ReadOnly(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewSet):
@@ -318,7 +354,7 @@ class RulesSubmissionViewSet(ReadOnly):
         )
         return Response(RulesSubmissionSerializer(done).data)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer})
     @action(detail=True, methods=["get"])
     def par(self, request: Request, pk: str) -> Response:
         """The PAR sheets of the submission: the house edge of every wager it offers,
@@ -434,6 +470,7 @@ class EquipmentSetViewSet(ReadOnly):
 
 
 class SetInPlayFilter(filters.FilterSet):
+    table = TableRef()
     in_play = filters.BooleanFilter(
         field_name="removed_at", lookup_expr="isnull", label="Still in play"
     )

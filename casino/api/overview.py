@@ -17,7 +17,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,21 +35,129 @@ from games.rules.catalog import GAMES_BY_KEY
 
 log = logging.getLogger(__name__)
 
-# The response's shape in words: it is casino.floor_page.floor_snapshot, which grows.
-FLOOR_RESPONSE = OpenApiResponse(
-    OpenApiTypes.OBJECT,
-    description=(
-        '{"at": time, "tables": [...]}: each table with its round in progress, equipment '
-        "due times, device health, last results and `settlement_alert`: null, or the "
-        "table's stuck settlement (its round's settlement failed, or was sent "
-        "CASINO_SETTLEMENT_MAX_SENDS times, or was not sent again long after the sweep "
-        "should have): `round` {id, number}, `request_id`, `status` (failed, "
-        "too_many_sends, not_sent_again), `status_display`, `kind` (refused, integrity, "
-        "services, other, too_many_sends, not_sent_again), `error`, `since`, "
-        "`last_failed_at`, `failures`, `sends`, "
-        "`guidance` (what the operator does) and `admin_url`."
-    ),
-)
+# The floor's shape for the schema: casino.floor_page.floor_snapshot builds it (a test holds
+# the two together). Names are the snapshot's; times are ISO 8601 strings.
+_S = serializers
+
+
+class FloorRoundSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    number = _S.IntegerField()
+    status = _S.CharField(help_text="The round's status: open, closed, result_entered, ...")
+    status_display = _S.CharField()
+    opened_at = _S.DateTimeField(allow_null=True)
+    wagers = _S.IntegerField(help_text="How many wagers the round has.")
+    wagered = _S.DecimalField(max_digits=14, decimal_places=2, help_text="Their total.")
+    admin_url = _S.CharField()
+
+
+class FloorSetSerializer(_S.Serializer):
+    composition = _S.CharField(help_text="In words, e.g. five dice.")
+    set = _S.CharField(help_text="The equipment set's identifier.")
+    put_in_play_at = _S.DateTimeField(allow_null=True)
+    due_at = _S.DateTimeField(allow_null=True)
+    warn_from = _S.DateTimeField(allow_null=True)
+    limit = _S.CharField(help_text="The changeout limit that applies, in words.")
+    due = _S.ChoiceField(choices=["ok", "soon", "overdue"])
+
+
+class FloorDeviceSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    kind = _S.CharField(help_text="In words.")
+    serial = _S.CharField()
+    status = _S.CharField()
+    status_display = _S.CharField()
+    position = _S.IntegerField(allow_null=True, help_text="An Extra Roll device's position.")
+    last_seen_at = _S.DateTimeField(allow_null=True)
+    seconds_since_seen = _S.IntegerField(allow_null=True)
+    health = _S.ChoiceField(choices=["ok", "stale", "down"])
+    admin_url = _S.CharField()
+
+
+class FloorResultSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    number = _S.IntegerField()
+    result = _S.CharField(help_text="The result, readably (dice, tiles, a void).")
+    status = _S.CharField(help_text="The round's status, or voided.")
+    status_display = _S.CharField()
+    at = _S.DateTimeField(allow_null=True)
+    admin_url = _S.CharField()
+
+
+class AlertRoundSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    number = _S.IntegerField()
+
+
+class SettlementAlertSerializer(_S.Serializer):
+    """A stuck settlement (docs/api.md, The floor)."""
+
+    round = AlertRoundSerializer()
+    request_id = _S.IntegerField()
+    status = _S.ChoiceField(choices=["failed", "too_many_sends", "not_sent_again"])
+    status_display = _S.CharField()
+    kind = _S.ChoiceField(
+        choices=["refused", "integrity", "services", "other", "too_many_sends", "not_sent_again"]
+    )
+    error = _S.CharField()
+    since = _S.DateTimeField()
+    last_failed_at = _S.DateTimeField(allow_null=True)
+    failures = _S.IntegerField()
+    sends = _S.IntegerField()
+    guidance = _S.CharField(help_text="What the operator does.")
+    admin_url = _S.CharField()
+
+
+class FloorKeySerializer(_S.Serializer):
+    key = _S.CharField()
+    name = _S.CharField()
+
+
+class FloorTableSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    number = _S.CharField()
+    holder = _S.CharField(help_text="The certificate holder's name.")
+    game = FloorKeySerializer()
+    variant = FloorKeySerializer()
+    status = _S.CharField()
+    status_display = _S.CharField()
+    status_changed_at = _S.DateTimeField(allow_null=True)
+    admin_url = _S.CharField()
+    round = FloorRoundSerializer(allow_null=True, help_text="The round in progress, if any.")
+    equipment = FloorSetSerializer(many=True)
+    missing_sets = _S.ListField(child=_S.CharField(), help_text="Sets the table needs.")
+    devices = FloorDeviceSerializer(many=True)
+    last_results = FloorResultSerializer(many=True)
+    settlement_alert = SettlementAlertSerializer(allow_null=True)
+
+
+class FloorSerializer(_S.Serializer):
+    """The floor page's snapshot of the tables the caller sees."""
+
+    at = _S.DateTimeField()
+    tables = FloorTableSerializer(many=True)
+
+
+class ParOutcomeSerializer(_S.Serializer):
+    name = _S.CharField()
+    probability = _S.CharField(help_text='An exact fraction, e.g. "1/216".')
+    net = _S.CharField(help_text='What the wager nets per unit, a fraction, e.g. "-1".')
+
+
+class ParWagerSerializer(_S.Serializer):
+    kind = _S.CharField()
+    house_edge = _S.DecimalField(max_digits=14, decimal_places=10)
+    house_edge_exact = _S.CharField(help_text='e.g. "65/216".')
+    outcomes = ParOutcomeSerializer(many=True)
+
+
+class ParSheetSerializer(_S.Serializer):
+    """A game's PAR sheet (games/par.py)."""
+
+    format = _S.IntegerField()
+    game = _S.CharField(help_text="The game's key, as in the path.")
+    options = _S.DictField(help_text="The engine's options the sheet is computed under.")
+    wagers = ParWagerSerializer(many=True)
 
 
 class FloorView(APIView):
@@ -57,7 +166,7 @@ class FloorView(APIView):
 
     read_permission = "casino.view_table"
 
-    @extend_schema(responses={200: FLOOR_RESPONSE})
+    @extend_schema(responses=FloorSerializer)
     def get(self, request: Request) -> Response:
         """The floor now; a table whose settlement is stuck has a `settlement_alert`."""
         # A token sees its certificate holder's tables (casino.api.permissions.scoped).
@@ -152,7 +261,7 @@ class ParSheetView(APIView):
                 "game", OpenApiTypes.STR, OpenApiParameter.PATH, enum=sorted(GAMES_BY_KEY)
             )
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=ParSheetSerializer,
     )
     def get(self, request: Request, game: str) -> Response:
         """The sheet; per Rules Submission: /rules-submissions/{id}/par/."""

@@ -1,27 +1,95 @@
-"""The OpenAPI schema's own rules: every recorded write declares its Idempotency-Key, and
-the schema is the same whichever database generated it."""
+"""The OpenAPI schema's own rules, so that a client generator takes it whole:
+
+- every recorded write declares its Idempotency-Key, and its answers `Idempotent-Replayed`;
+- every operation declares the error statuses it can answer, each with the one error
+  body (`Error`, its `code` an enum of casino.api.errors.ERROR_CODES), and Retry-After on
+  429 and 503, WWW-Authenticate on 401;
+- a response's fields are all required: a serializer writes every field it has;
+- ids in paths are integers;
+- the schema is the same whichever database generated it.
+"""
 
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
 
-from casino.api.writes import HEADER, KEY_REQUIRED
+from casino.api.errors import ERROR_CODES
+from casino.api.writes import HEADER, KEY_LENGTH, KEY_REQUIRED, REPLAYED
 
 # Django gives an integer column its database's range as validators (SQLite's 64 bits,
 # PostgreSQL's 16 or 32): left out, so the committed schema does not depend on the database.
 DATABASE_BOUNDS = {2**15 - 1, 2**31 - 1, 2**63 - 1, -(2**15), -(2**31), -(2**63)}
+# The ids in paths: at most 18 digits (casino.api.floor.ID); any other is a 404.
+PATH_ID = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+JSON = "application/json"
+ERROR_CODE_CHOICES = sorted(ERROR_CODES)  # the enum's name: SPECTACULAR_SETTINGS
+
+# What each error status means, in the schema's words.
+ERROR_STATUSES: dict[int, str] = {
+    400: "The request is malformed or invalid (`invalid`, `parse_error`, an Idempotency-Key "
+    "missing or invalid): nothing changed.",
+    401: "No credentials, or a token that is malformed, unknown, revoked or inactive.",
+    403: "The caller's role may not do this (the detail names the permission).",
+    404: "No such record among the caller's (a token sees its certificate holder's only), "
+    "or no such page.",
+    409: "Not ready: see the detail.",
+    413: "The body is over the limit (CASINO_API_MAX_BODY_BYTES): nothing was read.",
+    415: "The body is not application/json: the API takes JSON only.",
+    422: "Refused by the floor's rules (`refused`: each reason names its section), or an "
+    "Idempotency-Key used for another request (`idempotency_key_reused`): nothing changed.",
+    429: "Too many requests: send again after Retry-After seconds.",
+    503: "A service the floor needs is unreachable, or the answer is being computed: send "
+    "again after Retry-After seconds (a write with the same Idempotency-Key).",
+}
+# Answered by every operation: no credentials, a role without the permission, a `?format=`
+# the API does not render (404), throttled, an outage.
+ALWAYS = (401, 403, 404, 429, 503)
+# Answered by every write: its body is parsed (400, 413, 415), the floor's rules or a
+# reused key (422).
+WRITES = (400, 413, 415, 422)
+# Query parameters that never give a 400: a bad page is a 404, a bad size or ordering is
+# ignored (DRF).
+NEVER_REFUSED = {"page", "page_size", "ordering"}
+# The statuses a recorded write's answer may have, and so its replay too.
+REPLAYABLE = ("200", "201", "400", "403", "404", "409", "422")
+RETRY_AFTER = {
+    "description": "Seconds to wait before sending the request again.",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0},
+}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one body of every error the API answers (docs/api.md, Errors)."""
+
+    status = serializers.IntegerField(help_text="The HTTP status, again.")
+    code = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES,
+        help_text="What went wrong, for a program: "
+        + "; ".join(f"`{code}` {text}" for code, text in ERROR_CODES.items())
+        + ".",
+    )
+    detail = serializers.CharField(help_text="One sentence for a person.")
+    reasons = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Each thing that stops the request (a refusal names its section).",
+    )
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='A request field (e.g. "wagers[0].amount") -> what is wrong with it.',
+    )
 
 
 class ApiSchema(AutoSchema):
-    """drf-spectacular's schema, with the Idempotency-Key of writes.write()."""
+    """drf-spectacular's schema, with the rules of the module's docstring."""
 
     def get_override_parameters(self) -> list[Any]:
         """The view's own parameters, and the header when the handler is a recorded write."""
         parameters = super().get_override_parameters()
-        name = getattr(self.view, "action", None) or self.method.lower()
-        required = getattr(getattr(self.view, name, None), KEY_REQUIRED, None)
+        required = self._key_required()
         if required is None:
             return parameters
         header = OpenApiParameter(
@@ -30,12 +98,78 @@ class ApiSchema(AutoSchema):
             OpenApiParameter.HEADER,
             required=required,
             description=(
-                "A unique string per intended change (a UUID). Sent again with the same body, "
+                "A unique string per intended change (a UUID), 1 to "
+                f"{KEY_LENGTH} printable ASCII characters. Sent again with the same body, "
                 "the first answer comes back and nothing changes; with another body, the "
                 "request is refused (422)."
             ),
         )
         return [*parameters, header]
+
+    def _key_required(self) -> bool | None:
+        """None unless the handler is a recorded write; then whether its key is required."""
+        name = getattr(self.view, "action", None) or self.method.lower()
+        return getattr(getattr(self.view, name, None), KEY_REQUIRED, None)
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        """A response's fields are all required: DRF writes every field a serializer has
+        (null where a nullable one has no value)."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "response" and schema.get("properties"):
+            schema["required"] = sorted(schema["properties"])
+        return schema
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        """The operation, with integer path ids and its errors declared."""
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "path" and parameter["name"] == "id":
+                parameter["schema"] = dict(PATH_ID)
+        responses = operation["responses"]
+        for status in self._error_statuses(operation):
+            responses.setdefault(str(status), self._error_response(status))
+        for status, response in responses.items():
+            if not response.get("description") and int(status) in ERROR_STATUSES:
+                response["description"] = ERROR_STATUSES[int(status)]
+            headers = response.setdefault("headers", {})
+            if status in ("429", "503"):
+                headers["Retry-After"] = dict(RETRY_AFTER)
+            if status == "401":
+                headers["WWW-Authenticate"] = {
+                    "description": 'The scheme to sign in with: Bearer realm="api".',
+                    "required": True,
+                    "schema": {"type": "string"},
+                }
+            if self._key_required() is not None and status in REPLAYABLE:
+                headers[REPLAYED] = {
+                    "description": "true when this is the first answer to the same "
+                    "Idempotency-Key, sent again: nothing changed this time.",
+                    "schema": {"type": "string", "enum": ["true"]},
+                }
+            if not headers:
+                del response["headers"]
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+    def _error_statuses(self, operation: dict[str, Any]) -> set[int]:
+        statuses = set(ALWAYS)
+        if self._key_required() is not None:
+            statuses.update(WRITES)
+        refusable = [
+            p
+            for p in operation.get("parameters", [])
+            if p["in"] == "query" and p["name"] not in NEVER_REFUSED
+        ]
+        if refusable:
+            statuses.add(400)
+        return statuses
+
+    def _error_response(self, status: int) -> dict[str, Any]:
+        response = self._get_response_for_code(ErrorSerializer, str(status), [JSON])
+        response["description"] = ERROR_STATUSES[status]
+        return response
 
 
 def database_bounds_drop(result: dict, generator: Any, request: Any, public: bool) -> dict:

@@ -3,14 +3,38 @@
 
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from casino.api import floor, overview
 from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
 from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
 
-router = DefaultRouter()
+
+class ApiRoot(APIRootView):
+    """/api/v1/: every resource's list, the floor, the schema and its docs. Public, as the
+    schema is: it shows the API's shape, no data (the 404 body sends people here)."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        """The router's index, and the views beside it."""
+        answer = super().get(request, *args, **kwargs)
+        for name, url_name in (("floor", "api-floor"), ("schema", "api-schema"),
+                               ("docs", "api-docs")):  # fmt: skip
+            answer.data[name] = reverse(url_name, request=request, format=kwargs.get("format"))
+        return answer
+
+
+class Router(DefaultRouter):
+    APIRootView = ApiRoot
+
+
+router = Router()
 router.register(
     "certificate-holders", floor.CertificateHolderViewSet, basename="certificate-holder"
 )

@@ -129,8 +129,8 @@ def post(client: Client, path: str, body: Any = None, *, key: str | None = None,
     """POST `body` as JSON (None: no body), with an Idempotency-Key when given."""
     if key is not None:
         headers["Idempotency-Key"] = key
-    if body is None:
-        return client.post(path, headers=headers)
+    if body is None:  # no body at all (the test client's post() would send a multipart one)
+        return client.generic("POST", path, headers=headers)
     return client.post(
         path, data=json.dumps(body), content_type="application/json", headers=headers
     )

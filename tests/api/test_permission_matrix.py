@@ -20,6 +20,8 @@ What each role may do comes from casino/roles.py and the services' own checks:
 - a device speaks only at /devices/v1/; on /api/v1/ it is nobody (401);
 - the schema and its docs are public (drf-spectacular's SERVE_PERMISSIONS: AllowAny).
 
+Every status an endpoint of the schema answers here is one the schema declares for it.
+
 Each write is sent with an Idempotency-Key. An allowed one succeeds, or is refused by a
 floor rule named in REFUSED (the void: SB-01 shakes its dice by hand); each refusal gets
 the one error body, and leaves its ApiWrite. The floor is tests/api/conftest.py's.
@@ -66,6 +68,19 @@ def schema_operations() -> list[tuple[str, str]]:
     return sorted(
         (method.upper(), path) for path, ops in paths.items() for method in ops if method in METHODS
     )
+
+
+@functools.cache
+def declared_statuses() -> dict[tuple[str, str], set[int]]:
+    """Every operation's statuses in the committed schema: each answer must be one of them."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    paths = yaml.load(SCHEMA.read_text(), Loader=loader)["paths"]
+    return {
+        (method.upper(), path): {int(status) for status in operation["responses"]}
+        for path, ops in paths.items()
+        for method, operation in ops.items()
+        if method in METHODS
+    }
 
 
 ROLES = (
@@ -499,6 +514,8 @@ def test_each_role_on_each_endpoint(api_floor, method, template, role):
     response = send(api_floor, role, method, path, body)
 
     assert response.status_code == expected, (role, method, path, response.content[:1500])
+    if key not in NOT_IN_SCHEMA:  # the schema declares what the endpoint answers
+        assert expected in declared_statuses()[key], sorted(declared_statuses()[key])
     if path.startswith("/devices/v1/"):
         device_answer_check(response, expected, path, api_floor)
     elif path.startswith("/floor/"):

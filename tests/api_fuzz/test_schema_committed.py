@@ -200,11 +200,14 @@ def _money_fields() -> set[str]:
     }
 
 
+# Fields named as an amount is that are none: a PAR sheet's net is an exact fraction of one
+# unit wagered ("-1", "7/6"; games/par.py), not dollars.
+NOT_MONEY = {"ParOutcome.net"}
 MONEY = {
     f"{component}.{name}": spec
     for component, schema in SCHEMA["components"]["schemas"].items()
     for name, spec in schema.get("properties", {}).items()
-    if name in _money_fields()
+    if name in _money_fields() and f"{component}.{name}" not in NOT_MONEY
 }
 
 
@@ -245,3 +248,181 @@ def test_every_operation_declares_the_token_and_the_session(label):
     security = OPERATIONS[label].get("security", [])
     assert {"apiToken": []} in security, f"{label}: {security}"
     assert {"cookieAuth": []} in security, f"{label}: {security}"
+
+
+# --- a contract a client generator takes whole (issue 22) --------------------------------
+
+COMPONENTS = SCHEMA["components"]["schemas"]
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+WRITES = sorted(label for label in OPERATIONS if label.startswith("POST "))
+READS = sorted(label for label in OPERATIONS if label.startswith("GET "))
+
+
+@pytest.mark.parametrize("label", WRITES)
+def test_every_request_body_is_json_only(label):
+    body = OPERATIONS[label].get("requestBody")
+    if body is not None:
+        assert list(body["content"]) == ["application/json"], f"{label}: {list(body['content'])}"
+
+
+def test_the_error_component_is_the_one_body_with_its_codes_as_an_enum():
+    from casino.api.errors import ERROR_CODES
+
+    error = COMPONENTS["Error"]
+    assert sorted(error["properties"]) == ["code", "detail", "fields", "reasons", "status"]
+    assert sorted(error["required"]) == ["code", "detail", "fields", "reasons", "status"]
+    assert error["properties"]["code"]["allOf"] == [{"$ref": "#/components/schemas/ErrorCodeEnum"}]
+    assert COMPONENTS["ErrorCodeEnum"]["enum"] == sorted(ERROR_CODES)
+    assert {"refused", "invalid", "not_found", "throttled", "unsupported_media_type"} <= set(
+        ERROR_CODES
+    )
+    assert error["properties"]["fields"]["additionalProperties"] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
+
+
+def _errors(label: str) -> dict[str, Any]:
+    return {
+        status: response
+        for status, response in OPERATIONS[label]["responses"].items()
+        if int(status) >= 400
+    }
+
+
+@pytest.mark.parametrize("label", sorted(OPERATIONS))
+def test_every_operation_declares_its_errors_in_the_one_body(label):
+    errors = _errors(label)
+    expected = {"401", "403", "404", "429", "503"}
+    if label in WRITES:
+        expected |= {"400", "413", "415", "422"}
+    assert expected <= set(errors), f"{label}: {sorted(errors)}"
+    assert "405" not in errors  # an operation is a method the path takes
+    for status, response in errors.items():
+        assert response["content"] == {"application/json": {"schema": ERROR_REF}}, (label, status)
+        assert response["description"], (label, status)
+    for status in ("429", "503"):
+        retry = errors[status]["headers"]["Retry-After"]
+        assert retry["required"] is True and retry["schema"]["type"] == "integer"
+    assert errors["401"]["headers"]["WWW-Authenticate"]["required"] is True
+
+
+def test_a_400_is_declared_where_a_query_parameter_can_be_refused():
+    """A list without filters takes only page, page_size and ordering: none is refused (a
+    page past the last is a 404, an odd size or ordering is ignored)."""
+    assert "400" not in OPERATIONS["GET /api/v1/certificate-holders/"]["responses"]
+    assert "400" not in OPERATIONS["GET /api/v1/tables/{id}/"]["responses"]
+    assert "400" in OPERATIONS["GET /api/v1/rounds/"]["responses"]
+    assert "400" in OPERATIONS["GET /api/v1/tables/{id}/compliance-report/"]["responses"]
+    assert "409" in OPERATIONS["GET /api/v1/rules-submissions/{id}/par/"]["responses"]
+
+
+@pytest.mark.parametrize("label", WRITES)
+def test_every_write_declares_idempotent_replayed_on_its_answers(label):
+    responses = OPERATIONS[label]["responses"]
+    success = [status for status in responses if status.startswith("2")]
+    assert success, label
+    for status in [*success, "422"]:
+        header = responses[status]["headers"]["Idempotent-Replayed"]
+        assert header["schema"] == {"type": "string", "enum": ["true"]}
+        assert header.get("required", False) is False  # only a replay carries it
+
+
+@pytest.mark.parametrize(
+    ("component", "fields"),
+    [
+        ("Table", {"status", "min_wager", "max_wager", "seats", "id", "number", "closed_at"}),
+        ("RoundDetail", {"status", "events", "number", "settled_at"}),
+        ("Round", {"status", "previous"}),
+        ("Resolution", {"winnings", "net", "stake", "payout_limit_reduction"}),
+        ("Error", {"status", "code", "detail", "reasons", "fields"}),
+        ("PaginatedRoundList", {"count", "next", "previous", "results"}),
+    ],
+)
+def test_response_fields_always_present_are_required(component, fields):
+    assert fields <= set(COMPONENTS[component]["required"]), COMPONENTS[component]["required"]
+
+
+def test_every_response_component_requires_every_field_and_no_request_more_than_before():
+    """A response has every field its serializer has; a request component requires only what
+    the API refuses without (a caller sends what it sent before)."""
+    for name, schema in COMPONENTS.items():
+        if "properties" not in schema:
+            continue
+        if name.endswith("Request"):
+            continue
+        assert sorted(schema.get("required", [])) == sorted(schema["properties"]), name
+    assert COMPONENTS["WagerInRequest"]["required"] == ["amount", "kind", "player"]
+    assert COMPONENTS["ChangeoutRequest"]["required"] == ["composition", "reason"]
+    assert "required" not in COMPONENTS["ApproveRequest"]
+
+
+def test_read_only_fields_are_marked_so():
+    assert COMPONENTS["Table"]["properties"]["id"]["readOnly"] is True
+    assert COMPONENTS["RoundDetail"]["properties"]["events"]["readOnly"] is True
+
+
+@pytest.mark.parametrize("label", [label for label in OPERATIONS if "{id}" in label])
+def test_every_path_id_is_an_integer(label):
+    (parameter,) = [p for p in OPERATIONS[label]["parameters"] if p["in"] == "path"]
+    assert parameter["name"] == "id"
+    assert parameter["schema"] == {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+
+
+def test_the_floor_and_par_sheets_are_typed_components():
+    floor = OPERATIONS["GET /api/v1/floor/"]["responses"]["200"]["content"]["application/json"]
+    assert floor["schema"] == {"$ref": "#/components/schemas/Floor"}
+    table = COMPONENTS["FloorTable"]["properties"]
+    assert table["settlement_alert"]["allOf"] == [{"$ref": "#/components/schemas/SettlementAlert"}]
+    assert table["settlement_alert"]["nullable"] is True
+    assert COMPONENTS["SettlementAlertStatusEnum"]["enum"] == [
+        "failed",
+        "too_many_sends",
+        "not_sent_again",
+    ]
+    par = OPERATIONS["GET /api/v1/par/{game}/"]["responses"]["200"]["content"]["application/json"]
+    assert par["schema"] == {"$ref": "#/components/schemas/ParSheet"}
+    wager = COMPONENTS["ParWager"]["properties"]
+    assert wager["house_edge"]["format"] == "decimal"
+
+
+def test_the_table_filter_takes_an_id_or_a_number():
+    for label in ("GET /api/v1/rounds/", "GET /api/v1/resolutions/", "GET /api/v1/wagers/"):
+        (table,) = [p for p in OPERATIONS[label]["parameters"] if p["name"] == "table"]
+        assert table["schema"] == {"type": "string"}, label
+        assert "number" in table["description"], label
+
+
+def test_every_code_the_api_answers_is_in_the_enum():
+    """The codes written in our API's code (ApiError, error_body), Django's own errors'
+    and DRF's exceptions' are all ERROR_CODES, the schema's enum: a generated client reads
+    every error it gets."""
+    from rest_framework import exceptions
+
+    from casino.api.errors import _DJANGO_ERRORS, ERROR_CODES
+    from casino.api.middleware import outage_of
+
+    root = Path(settings.BASE_DIR)
+    sources = [*(root / "casino" / "api").glob("*.py"), root / "games" / "apis.py"]
+    sources.append(root / "devices" / "apis.py")
+    written = {
+        code
+        for source in sources
+        for code in re.findall(
+            r"(?:ApiError|error_body)\(\s*\d{3},\s*\"([a-z_]+)\"", source.read_text()
+        )
+    }
+    assert {"invalid", "refused", "idempotency_key_reused", "par_being_computed"} <= written
+    drf = {
+        cls.default_code
+        for cls in vars(exceptions).values()
+        if isinstance(cls, type) and issubclass(cls, exceptions.APIException)
+    } - {"error"}  # APIException itself: only its subclasses are raised
+    assert "unsupported_media_type" in drf and "throttled" in drf
+    django = {code for code, _ in _DJANGO_ERRORS.values()}
+    from django.db import OperationalError
+    from kombu.exceptions import OperationalError as BrokerError
+
+    outages = {f"{outage_of(e())}_unavailable" for e in (OperationalError, BrokerError)}
+    missing = (written | drf | django | outages) - set(ERROR_CODES)
+    assert not missing, f"codes answered but not in ERROR_CODES (the schema's enum): {missing}"

@@ -1,10 +1,13 @@
-"""No request to /api/v1/ gets a server error (issue 9, item 5).
+"""No request to /api/v1/ gets a server error (issue 9, item 5), and every answer is the
+one the schema declares (issue 22).
 
 Schemathesis generates requests for every operation of the committed schema
 (docs/api/openapi.yaml; test_schema_committed.py checks it is the code's), valid ones and
 invalid ones (its positive and negative modes, mixed), and each is sent in-process to the
 Django app as WSGI, as a staff superuser (session cookie and CSRF) and as an integrator's
-API token. The one check is schemathesis' `not_a_server_error`.
+API token. The checks (CHECKS) are schemathesis' `not_a_server_error` and its
+conformance checks: the status is one the operation declares, with its content type, a
+body of its schema (an error's `code` one of the enum) and its required headers.
 
 Each (operation, caller) runs these flavours, EXAMPLES_PER_FLAVOUR requests each:
 - generated: as schemathesis made it;
@@ -39,7 +42,13 @@ from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.api_fuzz.conftest import FuzzFloor
 
@@ -60,6 +69,16 @@ FUZZED = sorted(label for label in OPERATIONS if label not in EXCLUDED)
 CALLERS = ("staff", "token")
 READ_FLAVOURS = ("generated", "realistic", "huge")
 WRITE_FLAVOURS = (*READ_FLAVOURS, "malformed")
+
+# Every answer is held to the schema too: its status is one the operation declares, with
+# the declared content type, a body of the declared shape and the declared headers.
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 
 # Requests sent, per (operation, caller), and their statuses: conftest.py prints them.
 SENT: Counter[tuple[str, str]] = Counter()
@@ -135,11 +154,13 @@ def label_of(case: Any) -> str:
 
 
 def integer_query(operation: Any) -> list[str]:
-    """The operation's integer query parameters."""
+    """The operation's integer query parameters, and those that name a record (`?table=`
+    takes an id or a number: a string in the schema)."""
     return [
         parameter.name
         for parameter in operation.query
         if parameter.definition.get("schema", {}).get("type") in ("integer", "number")
+        or parameter.name in ID_FIELDS
     ]
 
 
@@ -248,7 +269,7 @@ def fixed_seed(*parts: str) -> int:
 @pytest.mark.django_db
 @pytest.mark.parametrize("caller", CALLERS)
 @pytest.mark.parametrize("label", FUZZED)
-def test_no_generated_request_gets_a_server_error(
+def test_every_generated_request_gets_a_declared_answer_and_no_server_error(
     label: str, caller: str, fuzz_floor: FuzzFloor, wsgi_app: Any, server_errors: list[str]
 ) -> None:
     operation = OPERATIONS[label]
@@ -284,7 +305,7 @@ def test_no_generated_request_gets_a_server_error(
                 SENT[(label, caller)] += 1
                 STATUSES[response.status_code] += 1
                 try:
-                    case.validate_response(response, checks=[not_a_server_error])
+                    case.validate_response(response, checks=CHECKS)
                 except (AssertionError, BaseExceptionGroup) as failure:
                     report = server_error_report(case, response, server_errors)
                     raise AssertionError(report) from failure

@@ -16,6 +16,7 @@ from casino.models import Table
 from games.models import Round, RoundEvent, SettlementRequest
 from games.services.alerts import GUIDANCE, TOO_MANY_SENDS
 from games.services.settlement import SettlementError, request_failure_record, round_settle
+from tests.api.openapi_check import component_errors, component_fields
 from tests.casino.floor_fixtures import T0, compliant_table, operations, staff
 from tests.casino.test_floor_page import busy_table, by_number, signed_in
 from tests.games.round_fixtures import M, opened, place, result, settle, wager
@@ -186,3 +187,28 @@ def test_the_api_floor_carries_the_alert(client: Client):
     assert alert["error"].endswith(REFUSAL) and alert["since"] == FAILED_AT.isoformat()
     assert tables["SB-01"]["settlement_alert"] is None
     assert Table.objects.count() == 2
+
+
+def test_the_api_floor_with_its_alerts_is_the_schema_s_floor(client: Client):
+    """Every field the schema's Floor declares, of its type, and no field it does not know
+    (the alerts' too: failed and too_many_sends)."""
+    jammed("SB-02")
+    never_settled("SB-03")
+    compliant_table("sic_bo", number="SB-01", open_table=True)
+    client.force_login(staff("rita_regulator", "regulator"))
+    floor = client.get("/api/v1/floor/").json()
+    assert component_errors("Floor", floor) == []
+    for table in floor["tables"]:  # no field the schema does not declare either
+        assert set(table) == component_fields("FloorTable")
+        assert [set(d) for d in table["devices"]] == [component_fields("FloorDevice")] * len(
+            table["devices"]
+        )
+    alerts = {t["number"]: t["settlement_alert"] for t in floor["tables"]}
+    assert set(alerts["SB-02"]) == component_fields("SettlementAlert")
+    assert alerts["SB-02"]["status"] == "failed" and alerts["SB-01"] is None
+    assert alerts["SB-03"]["status"] in ("too_many_sends", "not_sent_again"), alerts["SB-03"]
+    # The check can fail: a field the schema does not know, or one of the wrong type.
+    table = floor["tables"][0]
+    assert component_errors("FloorTable", {**table, "id": "1"}) == [
+        "['id']: '1' is not of type 'integer'"
+    ]

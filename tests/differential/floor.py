@@ -379,8 +379,8 @@ class ApiDriver:
 
     def _post(self, path: str, body: object = None) -> dict[str, Any]:
         headers = {"Idempotency-Key": str(uuid.uuid4())}
-        if body is None:
-            response = self.client.post(path, headers=headers)
+        if body is None:  # no body (the test client's post() would send a multipart one)
+            response = self.client.generic("POST", path, headers=headers)
         else:
             data = json.dumps(body)
             response = self.client.post(
