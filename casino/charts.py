@@ -57,11 +57,11 @@ class FaceTally(Protocol):
     @property
     def expected(self) -> Decimal: ...
     @property
-    def chi_square(self) -> Decimal: ...
+    def chi_square(self) -> Decimal | None: ...  # None: no die read
     @property
     def degrees_of_freedom(self) -> int: ...
     @property
-    def p_value(self) -> Decimal: ...
+    def p_value(self) -> Decimal | None: ...
 
 
 @dataclass(frozen=True)
@@ -413,14 +413,18 @@ def _count(value: Decimal) -> str:
 
 
 def _stats(group: FaceTally) -> str:
+    if group.chi_square is None or group.p_value is None:
+        return "no die read yet"
     return (
         f"chi-square {group.chi_square.quantize(Decimal('0.01')):f} on "
-        f"{group.degrees_of_freedom} degrees of freedom, p-value {_p(group.p_value)}"
+        f"{group.degrees_of_freedom} degrees of freedom, p-value {p_text(group.p_value)}"
     )
 
 
-def _p(value: Decimal) -> str:
+def p_text(value: Decimal | None) -> str:
     """A p-value to 4 significant figures (small ones in scientific notation)."""
+    if value is None:
+        return "none"
     if value == 0:
         return "0"
     if value < Decimal("0.0001"):

@@ -22,6 +22,12 @@ days after the last one, so a load does this:
      inspections and the Sic Bo opening inspections; then the tables open.
    The floor then shows every state: CR-02's dice are due soon, MC-01's are overdue
    (the table is suspended and cannot start a round), TD-02 is closed with no set.
+   Then the Sic Bo tables' past, for the statistics' charts (issue 23), each round
+   settled at once: SB-02 (its month-long dice in the automated shaker) a spell of rounds
+   on each of four days and in the last hour, fair; SB-01 a round every 5.5 minutes since
+   it opened, with LOADED dice (one of three shows 6 most times) and players backing 6: its set
+   looks loaded (the fairness alert) and its hold falls out of its band (the hold
+   alert), on the floor page and in the admin's Tables -> Hold and dice.
 4. Every later load does the morning changeout: a set past its limit
    at any table but MC-01 is changed out by demo-ops (reason schedule), with new tiles
    inspected, so the floor is usable again; MC-01 stays overdue on purpose.
@@ -31,6 +37,7 @@ A second load at the same moment adds nothing.
 """
 
 import logging
+import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -84,6 +91,7 @@ from devices.models import Device
 from devices.rules import KINDS
 from devices.services import device_register
 from devices.store import store
+from games.demo_rounds import sic_bo_history_play
 from gaming.devices import devices_watch
 from gaming.tables import sic_bo_inspection_record, table_close, table_open
 
@@ -352,6 +360,7 @@ def _floor_build(holder: CertificateHolder, staff: Staff, now: datetime) -> None
         _pai_gow_story(tables, staff.ops, now, received)
         _sic_bo_story(tables, staff.ops, now, received)
         _three_dice_football_story(tables, staff.ops, now, received)
+        _history_play(tables, staff.ops, now)
 
 
 def _tables_configure(holder: CertificateHolder, ops: Any) -> dict[str, Table]:
@@ -702,6 +711,37 @@ def _three_dice_football_story(
     _change(td01, "four_green_two_red", "table_reopened", ops, now - _h(1), received)
     table_open(td01, by=ops, now=now - _h(1))
     # TD-02 stays closed with no set in play.
+
+
+# The demo's past (issue 23): seeded, so every first load has the same history.
+HISTORY_SEED = 23
+LOADED_TABLE = "SB-01"  # loaded dice, and a hold out of its band
+FAIR_HISTORY_TABLE = "SB-02"
+FAIR_HISTORY_DAYS = 4
+FAIR_ROUNDS_A_DAY = 8
+LOADED_EVERY = timedelta(seconds=330)
+
+
+def _history_play(tables: dict[str, Table], ops: Any, now: datetime) -> None:
+    """SB-02's fair past over FAIR_HISTORY_DAYS and SB-01's loaded one since it opened
+    (see the module docstring); about 110 Sic Bo rounds, each settled at once (a round is
+    some 28 queries through the services: the demo's past is kept short so a first load
+    takes seconds more, not minutes)."""
+    rng = random.Random(HISTORY_SEED)
+    fair = tables[FAIR_HISTORY_TABLE]
+    times = []
+    for days_ago in range(FAIR_HISTORY_DAYS, 0, -1):
+        # A busy spell each day, around this time of day: a round every 7 minutes.
+        evening = now - timedelta(days=days_ago) + _h(rng.uniform(-1, 1))
+        times += [evening + timedelta(minutes=7 * n) for n in range(FAIR_ROUNDS_A_DAY)]
+    # And the last hour's, up to a quarter of an hour ago.
+    times += [now - _h(1) + timedelta(minutes=7 * n) for n in range(7)]
+    sic_bo_history_play(fair, rng, by=ops, times=times)
+    loaded = Table.objects.get(pk=tables[LOADED_TABLE].pk)  # as table_open left it
+    start = loaded.status_changed_at + timedelta(minutes=10)
+    count = int((now - timedelta(minutes=5) - start) / LOADED_EVERY)
+    times = [start + LOADED_EVERY * n for n in range(count)]
+    sic_bo_history_play(loaded, rng, by=ops, times=times, loaded=True)
 
 
 # --- every later load -------------------------------------------------------------------

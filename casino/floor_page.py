@@ -13,6 +13,7 @@ stays "result entered"), so the alert comes with that round's row, in no query o
 """
 
 import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -30,6 +32,7 @@ from django.views.decorators.cache import never_cache
 from rest_framework.renderers import JSONRenderer
 
 from casino import floor_cache
+from casino.charts import p_text
 from casino.models import SetInPlay, Table
 from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
 from casino.services.equipment import set_limit_of
@@ -42,8 +45,11 @@ from games.models import Round, RoundEvent, SettlementRequest
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
+from games.services.fairness import floor_fairness
+from games.services.hold import current_gaming_day, floor_hold
 
 VIEW = "casino.view_table"
+log = logging.getLogger(__name__)
 LAST_RESULTS = 5
 POLL_SECONDS = 2
 
@@ -509,16 +515,32 @@ def floor_page(request: HttpRequest) -> HttpResponse:
     if not request.user.has_perm(VIEW):
         raise PermissionDenied(f"{request.user} may not view the floor (needs {VIEW})")
     snapshot = floor_read()
+    badges = _badges()
     context = {
-        "tables": [_for_page(table, snapshot["at"]) for table in snapshot["tables"]],
+        "tables": [
+            {**_for_page(table, snapshot["at"]), "badges": badges.get(str(table["id"]), [])}
+            for table in snapshot["tables"]
+        ],
         "summary": summary(snapshot),
         "as_of": _local(snapshot["at"], "%H:%M:%S"),
         "time_zone": settings.TIME_ZONE,
         "poll_ms": POLL_SECONDS * 1000,
         "poll_seconds": POLL_SECONDS,
         "links": admin_links(),
+        "statistics_ms": STATISTICS_SECONDS * 1000,
+        "badges": badges,
     }
     return render(request, "floor/floor.html", context)
+
+
+def _badges() -> dict[str, list[dict[str, str]]]:
+    """The statistics badges by table id; none, logged, if they cannot be computed: the
+    floor page shows the floor whatever befalls the statistics (floor.js tries again)."""
+    try:
+        return statistics_read()["tables"]
+    except Exception:  # the page must not fall with a figure that could not be computed
+        log.exception("floor page: the statistics badges could not be computed")
+        return {}
 
 
 @never_cache
@@ -548,6 +570,7 @@ def admin_links() -> list[tuple[str, str]]:
         ("Tables", reverse("admin:casino_table_changelist")),
         ("Rounds", reverse("admin:games_round_changelist")),
         ("Devices", reverse("admin:devices_device_changelist")),
+        ("Hold and dice", reverse("admin:casino_table_statistics")),
     ]
 
 
@@ -610,3 +633,96 @@ def _for_page(table: Mapping[str, Any], at: str) -> dict[str, Any]:
         alert = table["settlement_alert"]
         page["settlement_alert"] = {**alert, "since_text": _short(alert["since"], today)}
     return page
+
+
+# -- The statistics badges (issue 23) ---------------------------------------------------
+
+# The floor page's statistics badges (issue 23): at a table, "hold out of band" when its
+# hold this gaming day is past its threshold, and "dice look loaded" when a dice set in
+# play there fails the fairness test, each linking to the chart behind it.
+#
+# Kept apart from the floor snapshot, which is rebuilt every second or so and whose read is
+# benchmarked (issue 21): the hold of every table with play today and the fairness of
+# every set in play read every decided wager and every throw, so they are computed at most
+# once every STATISTICS_SECONDS and kept in the shared cache (casino/cache.py); the first
+# reader after the entry expires pays. The page renders the badges with the tables, and
+# floor.js polls /floor/statistics.json every STATISTICS_SECONDS to keep them, drawing them into
+# each card as it draws the snapshot. A badge is thus at most a minute late: these are
+# figures over a day or a set's life, not the round in play.
+
+STATISTICS_SECONDS = 60
+STATISTICS_KEY = "floor-statistics:v1"
+
+
+def statistics_build(now: datetime | None = None) -> dict[str, Any]:
+    """Today's alerts, JSON-ready: {"at", "day", "tables": {table id: [badge, ...]}}.
+
+    A badge: {"kind": "hold" or "dice", "text", "detail", "url"}; only tables with an
+    alert appear. Every table's figures are in the admin's floor report (its "url")."""
+    now = now or timezone.now()
+    day = current_gaming_day()
+    tables: dict[str, list[dict[str, str]]] = {}
+    for hold in floor_hold(day):
+        if not hold.alert:
+            continue
+        url = reverse("admin:casino_table_hold", args=[hold.table_id])
+        tables.setdefault(str(hold.table_id), []).append(
+            {
+                "kind": "hold",
+                "text": "hold out of band",
+                "detail": (
+                    f"z = {hold.z_score} (alert at ±{hold.threshold}): won ${hold.win}, "
+                    f"theory ${hold.theoretical_win}"
+                ),
+                "url": f"{url}?date={day.isoformat()}",
+            }
+        )
+    loaded = [fairness for fairness in floor_fairness() if fairness.alert]
+    # Fairness names a set's table by number (unique only per holder): its id from the
+    # set's time in play now, in one query.
+    at_table = dict(
+        SetInPlay.objects.filter(
+            removed_at__isnull=True, equipment_set_id__in=[f.set_id for f in loaded]
+        ).values_list("equipment_set_id", "table_id")
+    )
+    for fairness in loaded:
+        table_id = at_table.get(fairness.set_id)
+        if table_id is None:
+            continue
+        tables.setdefault(str(table_id), []).append(
+            {
+                "kind": "dice",
+                "text": "dice look loaded",
+                "detail": (
+                    f"set {fairness.identifier}: p = {p_text(fairness.overall.p_value)} "
+                    f"over {fairness.throws} throws (alert under {fairness.threshold})"
+                ),
+                "url": reverse("admin:casino_equipmentset_fairness", args=[fairness.set_id]),
+            }
+        )
+    return {
+        "at": now.isoformat(),
+        "day": day.isoformat(),
+        "tables": tables,
+        "report_url": reverse("admin:casino_table_statistics"),
+    }
+
+
+def statistics_read() -> dict[str, Any]:
+    """`statistics_build`'s answer from the shared cache, at most STATISTICS_SECONDS old."""
+    found = cache.get(STATISTICS_KEY)
+    if found is None:
+        found = statistics_build()
+        cache.set(STATISTICS_KEY, found, STATISTICS_SECONDS)
+    return found
+
+
+@never_cache
+def floor_statistics(request: HttpRequest) -> HttpResponse:
+    """The badges as JSON, for the floor page's polling (401 signed out, 403 no right)."""
+    user = request.user
+    if not user.is_authenticated:
+        return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
+    if not (user.is_staff and user.has_perm(VIEW)):
+        return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
+    return JsonResponse(statistics_read())

@@ -64,6 +64,7 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/floor/", permanent=False)),
     path("floor/", floor_page.floor_page, name="floor"),
     path("floor/data.json", floor_page.floor_data, name="floor-data"),
+    path("floor/statistics.json", floor_page.floor_statistics, name="floor-statistics"),
     path("health/", health.health, name="health"),
     path("ready/", health.ready, name="ready"),
     path("admin/", admin.site.urls),

@@ -9,18 +9,19 @@ every rule: the engine does. Dice and tiles come from a seeded random.Random.
 import random
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from casino.services.errors import FloorRefused
 from devices.gates import device_of
-from games.models import Round, Wager
+from games.models import Round, SettlementRequest, Wager
 from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
 from games.rules.pai_gow.tiles import TILE_SET, parse_tile, tiles_text
 from games.rules.registry import engine_get
 from games.services.round_state import in_play, state_in
+from games.services.settlement import round_settle
 from gaming.rounds import generator_number_post, result_enter, round_open, wagers_place
 
 PLAYERS = tuple(f"p{n}" for n in range(1, 7))
@@ -219,3 +220,67 @@ def round_finish(round_: Round, rng: random.Random, *, by: Any, now: datetime) -
     if round_.status in (Round.Status.OPEN, Round.Status.CLOSED):
         RESULTS[round_.game](round_, rng, by, now)
     return Round.objects.get(pk=round_.pk)
+
+
+# --- the demo's past: history for the statistics' charts (issue 23) ----------------------------
+
+# A stand-in crooked table, for the demo only: one of three dice shows 6 three times in five
+# (a fair die: one time in six), and the players who know it back 6. Its set fails the fairness
+# test, and its hold falls far under its theoretical win: out of the band.
+LOADED_SIX = 0.6
+
+
+def loaded_die(rng: random.Random) -> int:
+    """A die biased toward 6 (LOADED_SIX of the time), otherwise 1 to 5 evenly."""
+    return 6 if rng.random() < LOADED_SIX else rng.randint(1, 5)
+
+
+def _sic_bo_backing_six(round_: Round, rng: random.Random) -> Plan:
+    """Three players who know the dice: 6 as a single, big, and a total now and then."""
+    plan: Plan = []
+    for player in PLAYERS[:3]:
+        plan.append({"player": player, "kind": "single:6", "amount": _units(round_, rng, 2, 4)})
+        plan.append({"player": player, "kind": "big", "amount": _units(round_, rng)})
+        if rng.random() < 0.3:
+            total = rng.randint(11, 17)
+            plan.append({"player": player, "kind": f"total:{total}", "amount": _units(round_, rng)})
+    return plan
+
+
+def _sic_bo_few(round_: Round, rng: random.Random) -> Plan:
+    """A quieter Sic Bo round than _sic_bo: three players, two wagers each (a fast past)."""
+    plan: Plan = []
+    for player in PLAYERS[:3]:
+        plan.append(
+            {"player": player, "kind": rng.choice(("big", "small")), "amount": _units(round_, rng)}
+        )
+        plan.append(
+            {"player": player, "kind": f"single:{rng.randint(1, 6)}", "amount": _units(round_, rng)}
+        )
+    return plan
+
+
+def _throw_loaded(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    result_enter(round_, "throw", [loaded_die(rng), *_dice(rng, 2)], by=by, now=now)
+
+
+def sic_bo_history_play(
+    table: Any, rng: random.Random, *, by: Any, times: list[datetime], loaded: bool = False
+) -> int:
+    """Play a Sic Bo round at `table` at each of `times` (in order), each settled at once, as
+    the workers would have: the demo floor's past. `loaded`: the crooked table above.
+    The number of rounds played."""
+    if table.game != "sic_bo":
+        raise ValueError(f"{table.number} plays {table.game}: the demo's past is Sic Bo's")
+    plan = _sic_bo_backing_six if loaded else _sic_bo_few
+    result = _throw_loaded if loaded else _throw_sic_bo
+    for at in times:
+        round_ = round_open(table, by=by, now=at)
+        wagers_offer(round_, plan(round_, rng), by=by, now=at)
+        result(round_, rng, by, at)
+        request = SettlementRequest.objects.get(round=round_)
+        round_settle(request.pk, worker="demo history", now=at + SETTLED_AFTER)
+    return len(times)
+
+
+SETTLED_AFTER = timedelta(seconds=2)  # a worker's usual delay

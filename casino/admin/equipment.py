@@ -12,6 +12,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import URLPattern, path
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
@@ -26,6 +27,7 @@ from casino.admin.common import (
     set_state_html,
 )
 from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
+from casino.admin.statistics_views import set_fairness_view
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
 from casino.services.equipment import tile_inspection_record
 from gaming.tables import sic_bo_inspection_record
@@ -87,6 +89,17 @@ class EquipmentSetAdmin(admin.ModelAdmin):
                 "meets_603a_12_c",
             )
         return ("status",)
+
+    def get_urls(self) -> list[URLPattern]:
+        fairness = path(
+            "<path:object_id>/fairness/",
+            self.admin_site.admin_view(self.fairness_view),
+            name="casino_equipmentset_fairness",
+        )
+        return [fairness, *super().get_urls()]
+
+    def fairness_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return set_fairness_view(self, request, object_id)
 
     @admin.display(description="in play at")
     def in_play_at(self, equipment_set: EquipmentSet) -> str:

@@ -33,6 +33,7 @@ from casino.admin.common import (
 from casino.admin.equipment import InspectionAdmin
 from casino.admin.forms import ChangeoutForm, LocationApprovalForm, PutInPlayForm
 from casino.admin.report_views import table_report_view
+from casino.admin.statistics_views import floor_statistics_view, table_hold_view
 from casino.models import LocationApproval, RulesSubmission, SetInPlay, Table
 from casino.rules.equipment import IN_DATE, REASONS
 from casino.services.equipment import set_changeout, set_put_in_play, sets_in_play
@@ -150,10 +151,27 @@ class TableAdmin(admin.ModelAdmin):
             self.admin_site.admin_view(self.report_view),
             name="casino_table_report",
         )
-        return [report, *super().get_urls()]
+        hold = path(
+            "<path:object_id>/hold/",
+            self.admin_site.admin_view(self.hold_view),
+            name="casino_table_hold",
+        )
+        # Before the change page's <path:object_id>/, which would take "statistics".
+        floor = path(
+            "statistics/",
+            self.admin_site.admin_view(self.statistics_view),
+            name="casino_table_statistics",
+        )
+        return [floor, report, hold, *super().get_urls()]
 
     def report_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         return table_report_view(self, request, object_id)
+
+    def hold_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return table_hold_view(self, request, object_id)
+
+    def statistics_view(self, request: HttpRequest) -> HttpResponse:
+        return floor_statistics_view(self, request)
 
     # -- Columns and read-only fields ----------------------------------------------------
 

@@ -16,6 +16,17 @@
   var summary = document.getElementById("floor-summary");
   var lastAt = null;
   var signedOut = false;
+  // The statistics badges by table id (floor_page.statistics_build): drawn by the page,
+  // kept here, polled every minute on their own (they are figures over a day).
+  var statisticsUrl = main.getAttribute("data-statistics-url");
+  var statisticsMs = parseInt(main.getAttribute("data-statistics-ms"), 10) || 60000;
+  var badges = {};
+  var lastSnapshot = null;
+  try {
+    badges = JSON.parse(document.getElementById("floor-badges").textContent) || {};
+  } catch (error) {
+    badges = {};
+  }
 
   // The words beside each colour (floor_page.DUE_WORDS, HEALTH_WORDS).
   var DUE_WORDS = { ok: "in date", soon: "due soon", overdue: "overdue" };
@@ -134,6 +145,20 @@
     return node;
   }
 
+  // Hold out of band, dice that look loaded: each links to the chart behind it.
+  function statisticsBlock(table) {
+    var found = badges[String(table.id)] || [];
+    if (!found.length) return null;
+    var items = el("ul");
+    found.forEach(function (b) {
+      items.appendChild(el("li", "stat-badge stat-" + token(b.kind),
+        link(b.url, null, b.text), " ", el("span", "quiet", b.detail)));
+    });
+    var node = el("section", "block statistics", items);
+    node.setAttribute("aria-label", "Statistics");
+    return node;
+  }
+
   function equipmentBlock(table) {
     var items = table.equipment.map(function (s) {
       return el("li", "set due-" + token(s.due),
@@ -189,6 +214,7 @@
       game,
       el("div", "meta", meta),
       alertBlock(table.settlement_alert, today),
+      statisticsBlock(table),
       roundBlock(table.round, today),
       equipmentBlock(table),
       devicesBlock(table),
@@ -220,6 +246,7 @@
   }
 
   function draw(snapshot) {
+    lastSnapshot = snapshot;
     var today = dateTime(snapshot.at).slice(0, 10);
     var cards = snapshot.tables.map(function (table) { return card(table, today); });
     if (!cards.length) cards = [el("p", "empty", "No tables on the floor yet.")];
@@ -281,5 +308,25 @@
       });
   }
 
+  // The badges: kept as they were when a poll fails (the floor's own poll says so).
+  function pollStatistics() {
+    fetch(statisticsUrl, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json" },
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (statistics) {
+        badges = statistics.tables || {};
+        if (lastSnapshot) draw(lastSnapshot);
+      })
+      .catch(function () { /* the last badges stay */ })
+      .then(function () { setTimeout(pollStatistics, statisticsMs); });
+  }
+
   poll();
+  if (statisticsUrl) setTimeout(pollStatistics, statisticsMs);
 })();
