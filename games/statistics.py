@@ -1,0 +1,163 @@
+"""The floor's statistics, pure: no Django (the engines' layer, .importlinter).
+
+docs/statistics.md says what each figure means and every choice behind it.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from itertools import product
+
+from games.replay import engine_events
+from games.rules.core import ParOutcome, ParRecord
+from games.rules.core.engine import Engine
+from games.rules.craps import bets as craps_bets
+from games.rules.craps.settlement import OddsProgress
+from games.rules.sic_bo.settlement import decide as sic_bo_decide
+from games.rules.sic_bo.wagers import bet_from_kind as sic_bo_bet
+
+# --- Hold against theory (docs/statistics.md) ------------------------------------------
+
+
+def unit_moments(record: ParRecord) -> tuple[Fraction, Fraction]:
+    """The house's expected win and its variance per unit staked on one wager.
+
+    The house wins what the player loses, so its mean is the house edge; the variance is
+    the same from either side: E[net^2] - E[net]^2 over the wager's PAR outcomes.
+    """
+    mean_net = sum((o.probability * o.net for o in record.outcomes), Fraction(0))
+    second = sum((o.probability * o.net * o.net for o in record.outcomes), Fraction(0))
+    return -mean_net, second - mean_net * mean_net
+
+
+def record_from_document(entry: Mapping[str, object]) -> ParRecord:
+    """A wager's ParRecord from a stored PAR sheet's entry (games/par.py `_record`)."""
+    outcomes = entry["outcomes"]
+    assert isinstance(outcomes, list)
+    return ParRecord(
+        str(entry["kind"]),
+        tuple(
+            ParOutcome(str(o["name"]), Fraction(o["probability"]), Fraction(o["net"]))
+            for o in outcomes
+        ),
+    )
+
+
+class UnmappedWager(ValueError):
+    """A wager kind with no PAR record: the theory cannot be worked out for it."""
+
+
+def par_kind(
+    game: str,
+    kind: str,
+    *,
+    odds_on: tuple[str, int] | None = None,
+    extra_roll: bool = False,
+    power_odds: tuple[str, int] | None = None,
+) -> str:
+    """The PAR record a wager is decided by, from its kind and what the round knew.
+
+    Craps odds (``odds``) take the line bet they support and its point: ``odds:come:6``;
+    a one-roll wager with Power Odds selected for its throw, the selection's key and odds:
+    ``power_odds:hop:1-3:22``. A Like Kind Boulevard wager of a player who bought the
+    Extra Roll is ``like_kind:K+extra`` (the purchase is its own record, ``extra_roll``).
+    Every other kind is its own record: a Come bet is counted from the moment it is made,
+    so its later come point is inside its record, as the Pass line's is.
+    """
+    if game == "craps":
+        if kind == "odds":
+            if odds_on is None:
+                raise UnmappedWager("odds need the line bet they support and its point")
+            return f"odds:{odds_on[0]}:{odds_on[1]}"
+        if power_odds is not None:
+            return f"power_odds:{power_odds[0]}:{power_odds[1]}"
+    if game == "high_roll_dice" and extra_roll and kind.startswith("like_kind:"):
+        return f"{kind}+extra"
+    return kind
+
+
+def craps_wager_context(
+    engine: Engine,
+    options: object,
+    state: object,
+    events: Iterable[tuple[int, str, object]],
+) -> tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]:
+    """What a Craps round's wagers need to find their PAR record, from replaying its events
+    from the state it started in: each odds wager's line bet and point (`odds_on`), and the
+    Power Odds selected for the first throw each wager saw, where one applied (`power`)."""
+    own = engine_events(engine)
+    odds_on: dict[str, tuple[str, int]] = {}
+    power: dict[str, tuple[str, int]] = {}
+    thrown: set[str] = set()
+    for _, event, payload in events:
+        if event not in own:
+            continue
+        if event == "throw":
+            selection = getattr(state, "power_odds", None) or {}
+            for entry in state.layout:  # type: ignore[attr-defined]
+                if entry.wager.id in thrown:
+                    continue
+                thrown.add(entry.wager.id)
+                for key, odds in selection.items():
+                    if _power_bet_kind(key) == entry.bet.kind:
+                        power[entry.wager.id] = (key, odds.wins)
+                        break
+        state, _ = engine.step(options, state, event, payload)
+        if event == "wagers":
+            for entry in state.layout:  # type: ignore[attr-defined]
+                if entry.bet.wager_type is craps_bets.ODDS and isinstance(
+                    entry.progress, OddsProgress
+                ):
+                    progress = entry.progress
+                    odds_on.setdefault(entry.wager.id, (progress.line.key, progress.point))
+    return odds_on, power
+
+
+def _power_bet_kind(key: str) -> str:
+    """The wager a Power Odds key boosts (games/rules/craps/par.py): ``horn:3-11`` the Horn
+    Bet, ``c_and_e:craps`` the C and E, any other key the wager it names."""
+    name = key.split(":")[0]
+    return name if name in ("horn", "c_and_e") else key
+
+
+def sic_bo_round_moments(wagers: Sequence[tuple[str, Decimal]]) -> tuple[Fraction, Fraction]:
+    """The exact mean and variance of the house's win on one Sic Bo throw, every wager on
+    the layout together: all 216 throws, each wager settled by the engine's own rule.
+
+    The wagers of one round are decided by the same three dice, so their outcomes are
+    correlated (a Small and a Big never both win); summing their variances would be wrong.
+    """
+    bets = [(sic_bo_bet(kind), Fraction(amount)) for kind, amount in wagers]
+    total = Fraction(0)
+    second = Fraction(0)
+    for dice in product(range(1, 7), repeat=3):
+        win = Fraction(0)
+        for bet, amount in bets:
+            decision = sic_bo_decide(bet, dice)
+            # The house's side: it keeps a lost stake, pays odds on a win.
+            win += -amount * decision.odds if decision.result == "win" else amount
+        total += win
+        second += win * win
+    mean = total / 216
+    return mean, second / 216 - mean * mean
+
+
+def correlated_bound(variances: Sequence[Fraction]) -> Decimal:
+    """The variance bound for wagers at one round whose joint outcome is not enumerated:
+    (sd_1 + ... + sd_n)^2, their variance were they perfectly correlated (Cauchy-Schwarz).
+    Wide, never narrow: an alert under it is no artefact of the correlation."""
+    return sum((fraction_sqrt(v) for v in variances), Decimal(0)) ** 2
+
+
+def fraction_decimal(value: Fraction) -> Decimal:
+    """A Fraction as a Decimal to 28 significant digits."""
+    with localcontext() as ctx:
+        ctx.prec = 28
+        return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def fraction_sqrt(value: Fraction) -> Decimal:
+    """The square root of a non-negative Fraction, to 28 significant digits."""
+    with localcontext() as ctx:
+        ctx.prec = 28
+        return (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
