@@ -29,6 +29,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+
+from casino.admin.report_views import REPORT_PERMISSION
+from casino.charts import face_histogram_svg, p_text, win_chart_svg
+from casino.models import Table
 from games.services.fairness import Fairness, NotDice, floor_fairness, set_fairness
 from games.services.hold import (
     Hold,
@@ -40,10 +44,6 @@ from games.services.hold import (
     table_hold_by_shift,
     table_hold_by_submission,
 )
-
-from casino.admin.report_views import REPORT_PERMISSION
-from casino.charts import face_histogram_svg, p_text, win_chart_svg
-from casino.models import Table
 
 SVG = "image/svg+xml; charset=utf-8"
 
