@@ -24,10 +24,11 @@ days after the last one, so a load does this:
    (the table is suspended and cannot start a round), TD-02 is closed with no set.
    Then the Sic Bo tables' past, for the statistics' charts (issue 23), each round
    settled at once: SB-02 (its month-long dice in the automated shaker) a spell of rounds
-   on each of four days and in the last hour, fair; SB-01 a round every 5.5 minutes since
-   it opened, with LOADED dice (one of three shows 6 most times) and players backing 6: its set
-   looks loaded (the fairness alert) and its hold falls out of its band (the hold
-   alert), on the floor page and in the admin's Tables -> Hold and dice.
+   on each of four days and in the last hour, fair; SB-01 72 rounds since it opened (in
+   this gaming day), with LOADED dice (one of three shows 6 three times in five) and
+   players backing 6: its set looks loaded (the fairness alert) and its hold falls out of
+   its band (the hold alert), on the floor page and in the admin's "Hold and dice".
+   `load_demo_floor --no-history` leaves the past out.
 4. Every later load does the morning changeout: a set past its limit
    at any table but MC-01 is changed out by demo-ops (reason schedule), with new tiles
    inspected, so the floor is usable again; MC-01 stays overdue on purpose.
@@ -92,6 +93,7 @@ from devices.rules import KINDS
 from devices.services import device_register
 from devices.store import store
 from games.demo_rounds import sic_bo_history_play
+from games.services.hold import gaming_day_bounds, gaming_day_of
 from gaming.devices import devices_watch
 from gaming.tables import sic_bo_inspection_record, table_close, table_open
 
@@ -296,8 +298,10 @@ def _h(hours: float) -> timedelta:
 
 
 @transaction.atomic
-def demo_floor_load(now: datetime | None = None) -> CertificateHolder:
-    """Load the demo floor as of `now` (default: the clock); see the module docstring."""
+def demo_floor_load(now: datetime | None = None, *, history: bool = False) -> CertificateHolder:
+    """Load the demo floor as of `now` (default: the clock); see the module docstring.
+    `history`: with the Sic Bo tables' past on a first load (load_demo_floor's default; it
+    takes seconds of rounds, which the tests of everything else go without)."""
     if settings.PRODUCTION:
         raise DemoRefused("the demo floor has a published password; not in DJANGO_ENV=production")
     now = now or timezone.now()
@@ -305,7 +309,7 @@ def demo_floor_load(now: datetime | None = None) -> CertificateHolder:
     with acting_as(staff.admin):
         holder, _ = CertificateHolder.objects.get_or_create(name=DEMO_HOLDER)
     if not RulesSubmission.objects.filter(holder=holder).exists():
-        _floor_build(holder, staff, now)
+        _floor_build(holder, staff, now, history=history)
     else:
         _morning_changeout(holder, staff.ops, now)
         _devices_morning(holder, staff.ops, now)
@@ -341,7 +345,7 @@ def _staff_ensure() -> Staff:
 # --- the first load -------------------------------------------------------------------
 
 
-def _floor_build(holder: CertificateHolder, staff: Staff, now: datetime) -> None:
+def _floor_build(holder: CertificateHolder, staff: Staff, now: datetime, *, history: bool) -> None:
     start = now - timedelta(days=10)
     tables = _tables_configure(holder, staff.ops)
     _submissions_file(holder, staff, start)
@@ -360,7 +364,8 @@ def _floor_build(holder: CertificateHolder, staff: Staff, now: datetime) -> None
         _pai_gow_story(tables, staff.ops, now, received)
         _sic_bo_story(tables, staff.ops, now, received)
         _three_dice_football_story(tables, staff.ops, now, received)
-        _history_play(tables, staff.ops, now)
+        if history:
+            _history_play(tables, staff.ops, now)
 
 
 def _tables_configure(holder: CertificateHolder, ops: Any) -> dict[str, Table]:
@@ -719,7 +724,8 @@ LOADED_TABLE = "SB-01"  # loaded dice, and a hold out of its band
 FAIR_HISTORY_TABLE = "SB-02"
 FAIR_HISTORY_DAYS = 4
 FAIR_ROUNDS_A_DAY = 8
-LOADED_EVERY = timedelta(seconds=330)
+LOADED_ROUNDS = 72
+LOADED_EVERY_AT_LEAST = timedelta(minutes=1)
 
 
 def _history_play(tables: dict[str, Table], ops: Any, now: datetime) -> None:
@@ -738,9 +744,17 @@ def _history_play(tables: dict[str, Table], ops: Any, now: datetime) -> None:
     times += [now - _h(1) + timedelta(minutes=7 * n) for n in range(7)]
     sic_bo_history_play(fair, rng, by=ops, times=times)
     loaded = Table.objects.get(pk=tables[LOADED_TABLE].pk)  # as table_open left it
-    start = loaded.status_changed_at + timedelta(minutes=10)
-    count = int((now - timedelta(minutes=5) - start) / LOADED_EVERY)
-    times = [start + LOADED_EVERY * n for n in range(count)]
+    # Its rounds in the gaming day of `now`, where the floor page's badge looks: evenly
+    # spread from its opening (or the day's start) to a few minutes ago, a minute apart
+    # at least (a newcomer starting just after the day begins sees fewer).
+    day_start = gaming_day_bounds(gaming_day_of(now))[0]
+    start = max(loaded.status_changed_at, day_start) + timedelta(minutes=5)
+    span = now - timedelta(minutes=5) - start
+    if span >= LOADED_EVERY_AT_LEAST * LOADED_ROUNDS:
+        every, count = span / LOADED_ROUNDS, LOADED_ROUNDS
+    else:
+        every, count = LOADED_EVERY_AT_LEAST, max(0, span // LOADED_EVERY_AT_LEAST)
+    times = [start + every * n for n in range(count)]
     sic_bo_history_play(loaded, rng, by=ops, times=times, loaded=True)
 
 

@@ -39,7 +39,7 @@ def test_the_demo_floor_is_refused_in_production(settings):
 
 
 def test_load_demo_floor_command_prints_the_login(capsys):
-    call_command("load_demo_floor")
+    call_command("load_demo_floor", "--no-history")
     assert f"login {DEMO_USERNAME} / {DEMO_PASSWORD}" in capsys.readouterr().out
 
 

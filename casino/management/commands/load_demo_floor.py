@@ -21,9 +21,16 @@ class Command(BaseCommand):
         "logins the first time; later, change out stale sets. Safe to repeat."
     )
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--no-history",
+            action="store_true",
+            help="Leave out the Sic Bo tables' past (the statistics' charts) on a first load.",
+        )
+
     def handle(self, *args, **options):
         try:
-            holder = demo_floor_load()
+            holder = demo_floor_load(history=not options["no_history"])
         except DemoRefused as error:
             raise CommandError(str(error)) from None
         tables = holder.tables.all()
