@@ -15,6 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from casino import floor_page
 from casino.models import Table
 from casino.services.tables import table_suspend
 from tests.casino.floor_fixtures import compliant_table, operations
@@ -144,7 +145,7 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
     assert "MISSING" in odd.find_element(By.CSS_SELECTOR, ".set.due-missing").text
 
     nav = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".floor-nav a")]
-    assert nav == ["Admin", "Tables", "Rounds", "Devices"]
+    assert nav == ["Admin", "Tables", "Rounds", "Devices", "Hold and dice"]
     summary = browser.find_element(By.ID, "floor-summary").text
     assert "3 open" in summary and "1 closed" in summary and "1 set overdue" in summary
 
@@ -201,3 +202,54 @@ def test_a_failed_poll_shows_connection_lost(browser: Any, live_server: Any, cli
     assert sign_in_again.is_displayed()
     assert sign_in_again.get_attribute("href").endswith("/admin/login/?next=/floor/")
     assert "SB-01" in card(browser, "SB-01").text  # the last floor stays on show
+
+
+def test_the_statistics_badges_are_drawn_and_kept(
+    browser: Any, live_server: Any, client: Client, monkeypatch: pytest.MonkeyPatch
+):
+    """The hold and dice badges (issue 23): drawn by the page, kept through every redraw
+    of the snapshot, and replaced when their own poll (every minute; 1 s here) changes."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as shows
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    floor = floor_build()
+    sic_bo = str(floor["sic_bo"].pk)
+    badges = {
+        sic_bo: [
+            {
+                "kind": "hold",
+                "text": "hold out of band",
+                "detail": "z = -5.64 <b>x</b>",
+                "url": "/admin/casino/table/1/hold/",
+            }
+        ]
+    }
+    answer = {"at": "", "day": "", "tables": badges, "report_url": ""}
+    monkeypatch.setattr(floor_page, "statistics_read", lambda: answer)
+    monkeypatch.setattr(floor_page, "STATISTICS_SECONDS", 1)
+    sign_in(browser, live_server, client)
+    browser.get(f"{live_server.url}/floor/")
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        shows.text_to_be_present_in_element((By.ID, "floor-updated"), "updated ")
+    )
+    badge = card(browser, "SB-01").find_element(By.CSS_SELECTOR, ".stat-badge.stat-hold")
+    assert "hold out of band" in badge.text and "z = -5.64 <b>x</b>" in badge.text  # text
+    link = badge.find_element(By.CSS_SELECTOR, "a").get_attribute("href")
+    assert link == f"{live_server.url}/admin/casino/table/1/hold/"
+    assert card(browser, "CR-01").find_elements(By.CSS_SELECTOR, ".stat-badge") == []
+    # The dice turn out loaded: the next statistics poll draws that badge too.
+    badges[sic_bo] = badges[sic_bo] + [
+        {
+            "kind": "dice",
+            "text": "dice look loaded",
+            "detail": "set D-1: p = 1e-09",
+            "url": "javascript:alert(1)",  # never a link off the site
+        }
+    ]
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda b: card(b, "SB-01").find_elements(By.CSS_SELECTOR, ".stat-badge.stat-dice")
+    )
+    dice = card(browser, "SB-01").find_element(By.CSS_SELECTOR, ".stat-badge.stat-dice a")
+    assert dice.text == "dice look loaded" and dice.get_attribute("href") is None
