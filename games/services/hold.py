@@ -366,16 +366,15 @@ def hold_timeline(table: Table, day: date) -> list[HoldPoint]:
     return points
 
 
-def floor_hold(day: date) -> list[Hold]:
-    """Every table with play that gaming day, by table number."""
+def floor_hold(day: date, *, tables: Iterable[int] | None = None) -> list[Hold]:
+    """Every table with play that gaming day (among `tables`, ids, if given), by number."""
     start, end = gaming_day_bounds(day)
     by_table: dict[int, list[Wager]] = defaultdict(list)
-    for wager in _counted_wagers(None, start, end):
+    for wager in _counted_wagers(tables, start, end):
         by_table[wager.table_id].append(wager)
-    tables = Table.objects.filter(pk__in=list(by_table)).order_by("number")
     thresholds: dict[int, Decimal] = {}
     holds = []
-    for table in tables:
+    for table in Table.objects.filter(pk__in=list(by_table)).order_by("number", "pk"):
         if table.holder_id not in thresholds:
             thresholds[table.holder_id] = thresholds_for(table.holder_id)[0]
         figures = _by_round(by_table[table.pk])
