@@ -147,3 +147,20 @@ def test_the_gaming_day_starts_at_six_in_the_morning_in_pennsylvania():
     assert gaming_day_of(at(2026, 3, 3, 6)) == DAY + timedelta(days=1)
     assert [shift_of(at(2026, 3, 2, h)) for h in (6, 13, 14, 21, 22)] == [1, 1, 2, 2, 3]
     assert shift_of(at(2026, 3, 3, 5, 59)) == 3
+
+
+def test_craps_one_roll_wagers_of_a_throw_have_their_joint_variance():
+    table = open_table("craps")
+    round_ = opened(table, now=T0 + M)
+    place(round_, wager("ann", "any_seven", "10"), wager("bob", "any_craps", "10"), now=T0 + 2 * M)
+    close(round_, now=T0 + 3 * M)
+    result(round_, "throw", [3, 4], now=T0 + 4 * M)  # 7: Any 7 wins 40, Any Craps loses 10
+    settle(round_, now=T0 + 5 * M)
+
+    hold = table_hold(table, DAY)
+
+    # Theo 10 * 1/6 + 10 * 1/9 = 25/9 = 2.78; variance 100 * 2693/324 = 831.17 (worked
+    # out in tests/rules/test_hold_statistics.py), sd 28.83; z = (-30 - 2.78) / 28.83.
+    assert (hold.drop, hold.win, hold.theoretical_win) == (20, -30, Decimal("2.78"))
+    assert hold.standard_deviation == Decimal("28.83")
+    assert hold.z_score == Decimal("-1.14")
