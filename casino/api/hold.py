@@ -23,9 +23,7 @@ from games.services.hold import (
     SHIFTS,
     current_gaming_day,
     floor_hold,
-    table_hold,
-    table_hold_by_shift,
-    table_hold_by_submission,
+    table_hold_day,
 )
 
 # Reading the hold reads the wagers and their resolutions.
@@ -200,13 +198,14 @@ def _attachment(response: Response, request: Request, name: str) -> Response:
 def table_hold_answer(request: Request, table: Table) -> Response:
     """GET /api/v1/tables/{id}/hold/: the table's day (or ?shift=), with its breakdowns."""
     day, shift = _day(request), _shift(request)
-    hold = table_hold(table, day, shift)
+    held = table_hold_day(table, day)
+    hold = held.day if shift is None else held.shifts[shift - 1]
     body = {
         **asdict(hold),
         "day": day,
         "shift": shift,
-        "shifts": table_hold_by_shift(table, day),
-        "submissions": table_hold_by_submission(table, day),
+        "shifts": held.shifts,
+        "submissions": held.submissions,
     }
     data = TableHoldSerializer(body).data
     suffix = f"-shift-{shift}" if shift else ""
