@@ -3,8 +3,10 @@
 floor read). The client is thread-safe and its pool checks the process id itself (a
 forked worker opens its own connections), so one a pool is enough."""
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
@@ -36,3 +38,50 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = KeptClient
+
+
+def window_count(
+    key: str, seconds: int, reading: Iterable[str] = ()
+) -> tuple[int, dict[str, Any] | None]:
+    """Add one to a fixed window's counter and read `reading` with it: the count so far
+    and the values found (as cache.get_many gives them). On Redis one trip, atomic (MULTI:
+    SET NX with the window's expiry, INCR, MGET); elsewhere add, incr and get_many, which
+    a single machine's file cache can afford (a race there only loses a count).
+
+    Raises what the backend raises (the caller decides what a cache outage means)."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    names = list(reading)
+    if isinstance(backend, RedisCache):
+        stored = backend.make_and_validate_key(key)
+        pipe = backend._cache.get_client(write=True).pipeline(transaction=True)
+        pipe.set(stored, 0, nx=True, ex=seconds)
+        pipe.incr(stored)
+        if names:
+            pipe.mget([backend.make_and_validate_key(name) for name in names])
+        answers = pipe.execute()
+        found: dict[str, Any] = {}
+        if names:
+            loads = backend._cache._serializer.loads
+            for name, value in zip(names, answers[2], strict=True):
+                if value is not None:
+                    found[name] = loads(value)
+        return int(answers[1]), found
+    if backend.add(key, 1, timeout=seconds):
+        count = 1
+    else:
+        try:
+            count = backend.incr(key)
+        except ValueError:  # expired between add and incr
+            backend.set(key, 1, timeout=seconds)
+            count = 1
+    return count, (backend.get_many(names) if names else {})
+
+
+def window_give_back(key: str) -> None:
+    """Take back one count `window_count` added (a request that turned out not to be the
+    key's own); never below nothing. Raises what the backend raises."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    try:
+        backend.decr(key)
+    except ValueError:  # the window ended meanwhile: nothing to give back
+        pass
