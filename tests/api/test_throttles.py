@@ -104,13 +104,15 @@ def test_the_floor_read_counts_once_against_the_token_and_is_refused_over_it(
     assert len(drf) == 2  # FloorView answered the 429
 
 
-def test_a_wrong_secret_on_the_floor_s_way_spends_no_one_s_budget(api_floor, clock, settings):
+def test_a_wrong_secret_spends_no_one_s_budget(api_floor, clock, settings):
     settings.CASINO_THROTTLE_TOKEN = (2, 60)
     key_id = api_floor.a.token.key_id
     forged = bearer(f"cft_{key_id}_not-the-secret")
     assert [forged.get(f"{API}/floor/").status_code for _ in range(5)] == [401] * 5
+    assert [forged.get(f"{API}/tables/").status_code for _ in range(5)] == [401] * 5
     a = bearer(api_floor.a.key)
     assert [a.get(f"{API}/floor/").status_code for _ in range(2)] == [200, 200]
+    assert a.get(f"{API}/tables/").status_code == 429
 
 
 def test_a_signed_in_user_has_a_budget(api_floor, clock, settings):
