@@ -72,12 +72,14 @@ def env_rate(name: str, default: str) -> tuple[int, int] | None:
     text = (default if raw is None or raw.strip() == "" else raw).strip().lower()
     if text == "off":
         return None
-    count, _, per = text.partition("/")
-    per = per.strip()
+    count, slash, per = text.partition("/")
+    per = per.strip() if slash else ""
     digits = per.rstrip("abcdefghijklmnopqrstuvwxyz")
     unit = per[len(digits) :]
     try:
         requests = int(count)
+        if not per:
+            raise ValueError(per)  # "1200" or "1200/": the window is not named
         seconds = (int(digits) if digits else 1) * (_RATE_UNITS[unit] if unit else 1)
     except (KeyError, ValueError):
         requests = seconds = 0
