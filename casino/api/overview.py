@@ -2,7 +2,8 @@
 
 The floor is what integrators' screens poll, so a read with an API token takes a shorter
 way (issue 21): `floor_view` answers it from the shared cache before DRF's dispatch, the
-token's pass (casino/api/auth.py) and the floor's entry read in one Redis trip. It answers
+token's pass (casino/api/auth.py) and the floor's entry read in one Redis trip, which also
+counts the token's budget (casino/api/throttles.py; over it, FloorView answers the 429). It answers
 only what FloorView would answer 200 with the same bytes and headers: a GET without a
 query string, asking for JSON (or anything), with a Bearer key whose pass admits it
 (the token valid, not revoked, its user active and holding casino.view_table, its last use
