@@ -26,10 +26,14 @@ from casino.models import AuditEntry
 HISTORY_PAGE = 100
 
 
-def audit_changes(entry: AuditEntry) -> list[tuple[str, Any, Any]]:
-    """Each field an entry records: (field, before, after); None where there is no side."""
+def audit_changes(entry: AuditEntry, order: list[str]) -> list[tuple[str, Any, Any]]:
+    """Each field an entry records: (field, before, after), None where there is no side; in
+    the model's order (`order`: PostgreSQL's jsonb keeps keys in an order of its own), then
+    anything more the entry says (a ledger adjustment's lines)."""
     before, after = entry.before or {}, entry.after or {}
-    names = list(after) + [name for name in before if name not in after]
+    recorded = set(before) | set(after)
+    names = [name for name in order if name in recorded]
+    names += sorted(recorded - set(names))
     return [(name, before.get(name), after.get(name)) for name in names]
 
 
@@ -59,6 +63,7 @@ class AuditHistory:
             .select_related("actor")
             .order_by("-at", "-id")
         )
+        order = [field.attname for field in model._meta.concrete_fields]
         paginator = Paginator(entries, HISTORY_PAGE)
         page = paginator.get_page(request.GET.get(PAGE_VAR))
         site = self.admin_site  # type: ignore[attr-defined]
@@ -66,7 +71,7 @@ class AuditHistory:
             **site.each_context(request),
             "title": f"Audit trail: {obj}",
             "subtitle": None,
-            "entries": [(entry, audit_changes(entry)) for entry in page],
+            "entries": [(entry, audit_changes(entry, order)) for entry in page],
             "page": page,
             "page_range": paginator.get_elided_page_range(page.number),
             "page_var": PAGE_VAR,

@@ -63,6 +63,7 @@ def test_a_table_s_history_is_its_audit_trail_newest_first(client: Client):
     ]
     more = [row for row in rows(html) if len(row) == 3]  # the entries' other fields, in order
     assert more[:2] == [["status_changed_at", opened, suspended], ["status_changed_at", "", opened]]
+    # The model's order, whatever order the database keeps the JSON's keys in.
     assert [row[0] for row in more[2:]] == [
         "holder_id", "number", "game", "variant", "seats", "min_wager", "max_wager",
         "operation", "automated_shaker", "layout_id", "status", "status_changed_at", "closed_at",
