@@ -6,7 +6,6 @@ forked worker opens its own connections), so one a pool is enough.
 `window_count` is the request budgets' counter (casino/api/throttles.py): one atomic trip
 to Redis, with the reads a request makes anyway."""
 
-import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -49,8 +48,9 @@ def window_count(
 ) -> tuple[int, dict[str, Any] | None]:
     """Add one to a fixed window's counter and read `reading` with it: the count so far
     and the values found (as cache.get_many gives them). On Redis one trip, atomic (MULTI:
-    SET NX with the window's expiry, INCR, MGET); elsewhere add, incr and get_many, which
-    a single machine's file cache can afford (a race there only loses a count).
+    SET NX with the window's expiry, INCR, MGET); elsewhere add, or get and set, and
+    get_many, which a single machine's file cache can afford (a race there only loses a
+    count: the budget is then a little lax, never strict).
 
     Raises what the backend raises (the caller decides what a cache outage means)."""
     backend = caches[DEFAULT_CACHE_ALIAS]
@@ -73,17 +73,25 @@ def window_count(
     if backend.add(key, 1, timeout=seconds):
         count = 1
     else:
-        try:
-            count = backend.incr(key)
-        except ValueError:  # expired between add and incr
-            backend.set(key, 1, timeout=seconds)
-            count = 1
+        # Not BaseCache.incr: it sets the default timeout (300 s), not the window's.
+        count = (backend.get(key) or 0) + 1
+        backend.set(key, count, timeout=seconds)
     return count, (backend.get_many(names) if names else {})
 
 
-def window_give_back(key: str) -> None:
+def window_give_back(key: str, seconds: int) -> None:
     """Take back one count `window_count` added (a request that turned out not to be the
-    key's own); never below nothing. Raises what the backend raises."""
+    key's own). On Redis one trip (DECR and the window's expiry again: a counter that
+    expired meanwhile comes back at -1 for the rest of a window nobody counts in any
+    more). Raises what the backend raises."""
     backend = caches[DEFAULT_CACHE_ALIAS]
-    with contextlib.suppress(ValueError):  # the window ended meanwhile: nothing to give
-        backend.decr(key)
+    if isinstance(backend, RedisCache):
+        stored = backend.make_and_validate_key(key)
+        pipe = backend._cache.get_client(write=True).pipeline(transaction=True)
+        pipe.decr(stored)
+        pipe.expire(stored, seconds)
+        pipe.execute()
+        return
+    count = backend.get(key)
+    if count:
+        backend.set(key, count - 1, timeout=seconds)

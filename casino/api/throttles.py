@@ -61,7 +61,8 @@ _WHO = {
 class Taken(NamedTuple):
     """One request counted against a budget."""
 
-    key: str  # the window's counter
+    key: str  # the window's counter ("": not counted)
+    seconds: int  # how long the counter is kept
     wait: int  # 0: within budget; else whole seconds until the window ends
     found: dict[str, Any] | None  # what was read in the same trip (None: the cache failed)
 
@@ -76,20 +77,20 @@ def take(budget: str, who: str, reading: Iterable[str] = ()) -> Taken:
     limit = rate(budget)
     reading = list(reading)
     if limit is None:
-        return Taken("", 0, _read(reading))
+        return Taken("", 0, 0, _read(reading))
     requests, seconds = limit
     now = clock()
     window = int(now // seconds)
     key = f"throttle:{budget}:{who}:{window}"
+    kept = seconds + 1  # the window is in the key: the expiry only clears it away
     try:
-        # The window is in the key: the expiry only clears it away.
-        count, found = window_count(key, seconds + 1, reading)
+        count, found = window_count(key, kept, reading)
     except Exception as error:  # the backend's own (redis-py's, the file system's)
         log.warning("the %s budget not counted: the cache failed: %s", budget, error)
-        return Taken(key, 0, None)
+        return Taken("", 0, 0, None)
     if count <= requests:
-        return Taken(key, 0, found)
-    return Taken(key, max(1, math.ceil((window + 1) * seconds - now)), found)
+        return Taken(key, kept, 0, found)
+    return Taken(key, kept, max(1, math.ceil((window + 1) * seconds - now)), found)
 
 
 def _read(names: list[str]) -> dict[str, Any] | None:
@@ -102,7 +103,7 @@ def give_back(taken: Taken) -> None:
     if not taken.key:
         return
     try:
-        window_give_back(taken.key)
+        window_give_back(taken.key, taken.seconds)
     except Exception as error:
         log.warning("a %s count not given back: the cache failed: %s", taken.key, error)
 

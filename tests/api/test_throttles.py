@@ -7,15 +7,18 @@ starts at 15 s into a window of its own, so Retry-After is 45 for a 60 s window.
 """
 
 import json
+import pickle
 import random
+import time
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from casino import wsgi
 from casino.api import overview, throttles
-from casino.cache import window_count
+from casino.cache import window_count, window_give_back
 from tests.api.conftest import API, ERROR_KEYS, bearer, error_of, session, signed
 from tests.devices.test_heartbeat_fast_path import call, environ_for
 from tests.services import redis_database, require_redis
@@ -217,8 +220,6 @@ def test_the_window_is_one_atomic_count_on_redis(settings):
         settings.CACHES = {
             "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": "t"}
         }
-        from django.core.cache import cache
-
         cache.set("entry", {"a": 1})
         assert window_count("w", 7, ["entry", "missing"]) == (1, {"entry": {"a": 1}})
         assert window_count("w", 7) == (2, {})
@@ -226,3 +227,27 @@ def test_the_window_is_one_atomic_count_on_redis(settings):
         stored = cache.make_and_validate_key("w")
         assert 0 < client.ttl(stored) <= 7
         assert cache.get("w") == 2
+        window_give_back("w", 7)
+        assert (cache.get("w"), 0 < client.ttl(stored) <= 7) == (1, True)
+        client.delete(stored)  # the window ended before the count came back
+        window_give_back("w", 7)
+        assert (cache.get("w"), 0 < client.ttl(stored) <= 7) == (-1, True)  # and expires
+
+
+def test_the_file_cache_counts_with_the_window_s_expiry(settings, tmp_path):
+    """The embedded default: add, then get and set with the window's timeout (BaseCache's
+    incr would keep the counter 300 s)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path),
+        }
+    }
+    cache.set("entry", [1, 2])
+    assert window_count("w", 7, ["entry"]) == (1, {"entry": [1, 2]})
+    assert window_count("w", 7) == (2, {})
+    window_give_back("w", 7)
+    assert cache.get("w") == 1
+    with open(cache._key_to_file("w"), "rb") as stored:
+        expires = pickle.load(stored)
+    assert 0 < expires - time.time() <= 7
