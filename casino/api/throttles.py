@@ -135,8 +135,9 @@ def api_budget(request: Request) -> tuple[str, str]:
     return "anonymous", address(request._request)
 
 
-# What the floor's cached read (casino/api/overview.py) counted already: DRF does not
-# count the request again.
+# (budget, who, wait) of a request counted already, in a trip it made anyway: by the
+# token's check (casino/api/auth.py) or the floor's cached read (casino/api/overview.py).
+# DRF's throttle does not count it again.
 COUNTED = "_casino_budget_counted"
 
 
