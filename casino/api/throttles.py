@@ -11,9 +11,11 @@ one caller takes the whole floor and a flood of one kind never starves another.
     probe       /health/ and /ready/, per client address CASINO_THROTTLE_PROBE
 
 A budget is a fixed window: at most N requests in each window of S seconds (counted from
-the epoch), one counter a caller a window. Counting is one atomic trip to Redis
-(casino.cache.window_count: SET NX with the expiry, INCR), not DRF's SimpleRateThrottle
-(a get and a set of a list of times: two trips and a race between them). Over budget, the
+the epoch), one counter a caller a window (a burst across a window's edge may reach 2N:
+the price of one counter). Counting is one atomic trip to Redis (casino.cache.window_count:
+SET NX with the expiry, INCR), not DRF's SimpleRateThrottle (a get and a set of a list of
+times: two trips and a race between them), and it rides in a read the request makes
+anyway where there is one (a token's check, the floor's cached read). Over budget, the
 answer is 429 `throttled` in the one error body, with Retry-After: the whole seconds until
 the window ends. A cache that cannot answer costs the budget, never the request: it is
 let through (the probes above all must answer while Redis is down).
