@@ -164,3 +164,9 @@ def test_craps_one_roll_wagers_of_a_throw_have_their_joint_variance():
     assert (hold.drop, hold.win, hold.theoretical_win) == (20, -30, Decimal("2.78"))
     assert hold.standard_deviation == Decimal("28.83")
     assert hold.z_score == Decimal("-1.14")
+
+
+def test_the_gaming_day_start_is_a_setting(settings):
+    settings.CASINO_GAMING_DAY_START = "00:00"
+    assert gaming_day_bounds(DAY, 2) == (at(2026, 3, 2, 8), at(2026, 3, 2, 16))
+    assert gaming_day_of(at(2026, 3, 3, 5, 59)) == DAY + timedelta(days=1)
