@@ -170,3 +170,29 @@ def test_the_gaming_day_start_is_a_setting(settings):
     settings.CASINO_GAMING_DAY_START = "00:00"
     assert gaming_day_bounds(DAY, 2) == (at(2026, 3, 2, 8), at(2026, 3, 2, 16))
     assert gaming_day_of(at(2026, 3, 3, 5, 59)) == DAY + timedelta(days=1)
+
+
+def test_multi_roll_wagers_of_one_round_take_the_correlated_bound():
+    table = open_table("craps")
+    first = opened(table, now=T0 + M)
+    place(first, wager("ann", "pass", "10"), wager("bob", "place:6", "12"), now=T0 + 2 * M)
+    close(first, now=T0 + 3 * M)
+    result(first, "throw", [2, 2], now=T0 + 4 * M)  # the point is 4; the Place 6 works now
+    settle(first, now=T0 + 5 * M)
+    second = opened(table, now=T0 + 6 * M)
+    close(second, now=T0 + 7 * M)
+    result(second, "throw", [3, 4], now=T0 + 8 * M)  # seven out: both lose
+    settle(second, now=T0 + 9 * M)
+
+    hold = table_hold(table, DAY)
+
+    # Place 6 pays 7 to 6, made 5 times in 11: edge 6/11 - 5/11 * 7/6 = 1/66, variance
+    # 5/11 * 49/36 + 6/11 - (1/66)^2 = 845/726. Pass: 7/495 and 244976/245025. Both ride
+    # the same throws: sd = 10 * sqrt(244976/245025) + 12 * sqrt(845/726) = 22.95, not
+    # sqrt(100 * 244976/245025 + 144 * 845/726) = 16.36.
+    assert (hold.drop, hold.win, hold.rounds) == (22, 22, 1)
+    assert hold.theoretical_win == Decimal("0.32")  # 10 * 7/495 + 12/66 = 0.1414 + 0.1818
+    deviation = 10 * fraction_sqrt(Fraction(244976, 245025)) + 12 * fraction_sqrt(
+        Fraction(845, 726)
+    )
+    assert hold.standard_deviation == deviation.quantize(Decimal("0.01")) == Decimal("22.95")
