@@ -12,13 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 from games.replay import engine_events
-from games.rules.core import ParOutcome, ParRecord
+from games.rules.core import ParOutcome, ParRecord, RuleViolation
 from games.rules.core.engine import Engine
 from games.rules.craps import bets as craps_bets
+from games.rules.craps.bets import bet_from_kind as craps_bet
+from games.rules.craps.paytables import POWER_ODDS
 from games.rules.craps.settlement import OddsProgress
+from games.rules.craps.settlement import Roll as CrapsRoll
+from games.rules.craps.settlement import decide as craps_decide
 from games.rules.sic_bo.settlement import decide as sic_bo_decide
 from games.rules.sic_bo.wagers import bet_from_kind as sic_bo_bet
 
@@ -126,26 +131,102 @@ def _power_bet_kind(key: str) -> str:
     return name if name in ("horn", "c_and_e") else key
 
 
+THROWS = tuple(product(range(1, 7), repeat=3))  # the 216 equally likely Sic Bo throws
+
+
+@cache
+def sic_bo_unit_wins(kind: str) -> tuple[int, ...]:
+    """The house's win per unit staked on `kind`, throw by throw (THROWS' order): the
+    stake kept on a loss, minus the odds paid on a win, as the engine's rule decides."""
+    bet = sic_bo_bet(kind)
+    wins = []
+    for dice in THROWS:
+        decision = sic_bo_decide(bet, dice)
+        wins.append(-decision.odds if decision.result == "win" else 1)
+    return tuple(wins)
+
+
 def sic_bo_round_moments(wagers: Sequence[tuple[str, Decimal]]) -> tuple[Fraction, Fraction]:
     """The exact mean and variance of the house's win on one Sic Bo throw, every wager on
     the layout together: all 216 throws, each wager settled by the engine's own rule.
 
     The wagers of one round are decided by the same three dice, so their outcomes are
     correlated (a Small and a Big never both win); summing their variances would be wrong.
+    Sums are in whole cents: Sic Bo pays whole-number odds on stakes in cents.
     """
-    bets = [(sic_bo_bet(kind), Fraction(amount)) for kind, amount in wagers]
+    totals = [0] * len(THROWS)
+    for kind, amount in wagers:
+        cents = int(amount * 100)
+        if cents != amount * 100:
+            raise ValueError(f"a stake in whole cents, not {amount}")
+        for i, unit in enumerate(sic_bo_unit_wins(kind)):
+            totals[i] += cents * unit
+    n = len(THROWS)
+    total = sum(totals)
+    second = sum(t * t for t in totals)
+    mean = Fraction(total, n * 100)
+    return mean, Fraction(second, n * 10000) - mean * mean
+
+
+# § 623a.3(a)(11)-(38): the Craps wagers one throw decides, whatever it is.
+CRAPS_ONE_ROLL = frozenset(
+    {
+        craps_bets.FIELD,
+        craps_bets.ANY_SEVEN,
+        craps_bets.ANY_CRAPS,
+        craps_bets.CRAPS_2,
+        craps_bets.CRAPS_3,
+        craps_bets.CRAPS_12,
+        craps_bets.ELEVEN,
+        craps_bets.C_AND_E,
+        craps_bets.HORN,
+        craps_bets.HORN_HIGH,
+        craps_bets.WHIRL,
+        craps_bets.HOP,
+    }
+)
+
+
+def is_one_roll(kind: str) -> bool:
+    """A Craps wager kind the next throw decides (a kind Craps does not have: False)."""
+    try:
+        return craps_bet(kind).wager_type in CRAPS_ONE_ROLL
+    except RuleViolation:
+        return False
+
+
+def craps_one_roll_moments(
+    wagers: Sequence[tuple[str, Decimal, tuple[str, int] | None]], options: object
+) -> tuple[Fraction, Fraction]:
+    """The exact mean and variance of the house's win on the one-roll wagers of one Craps
+    throw together (kind, stake, the Power Odds selected for it or None): the 36 throws,
+    each wager decided by the engine's own rule. A Field, a Horn and Any Craps are decided
+    by the same dice; their variances do not add."""
+    power = {
+        key: next(o for o in POWER_ODDS[key] if o.wins == wins)
+        for _, _, selected in wagers
+        if selected is not None
+        for key, wins in [selected]
+    }
+    bets = [(craps_bet(kind), Fraction(amount)) for kind, amount, _ in wagers]
     total = Fraction(0)
     second = Fraction(0)
-    for dice in product(range(1, 7), repeat=3):
-        win = Fraction(0)
-        for bet, amount in bets:
-            decision = sic_bo_decide(bet, dice)
-            # The house's side: it keeps a lost stake, pays odds on a win.
-            win += -amount * decision.odds if decision.result == "win" else amount
-        total += win
-        second += win * win
-    mean = total / 216
-    return mean, second / 216 - mean * mean
+    for low in range(1, 7):
+        for high in range(1, 7):
+            roll = CrapsRoll(min(low, high), max(low, high), None, power)
+            win = Fraction(0)
+            for bet, amount in bets:
+                decision, _ = craps_decide(bet, None, roll, options)
+                if decision is None:
+                    raise ValueError(f"{bet.kind} is not decided by one throw")
+                if decision.result == "win":
+                    win -= amount * decision.ratio
+                elif decision.result == "lose":
+                    win += amount
+            total += win
+            second += win * win
+    mean = total / 36
+    return mean, second / 36 - mean * mean
 
 
 def correlated_bound(variances: Sequence[Fraction]) -> Decimal:

@@ -33,7 +33,7 @@ ERROR_CODES: dict[str, str] = {
     "permission_denied": "403: the caller's role may not do this",
     "not_found": "404: no such record of the caller's, or no such endpoint",
     "method_not_allowed": "405: the path does not take this method",
-    "not_acceptable": "406: the API answers JSON only",
+    "not_acceptable": "406: the API answers JSON only (and CSV where the schema says so)",
     "par_not_computed": "409: a draft Rules Submission has no PAR sheets yet",
     "body_too_large": "413: the body is over the limit",
     "unsupported_media_type": "415: the body is not application/json",
@@ -141,6 +141,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers["WWW-Authenticate"] = 'Bearer realm="api"'
     set_rollback()
     return Response(body, status=status_code, headers=headers)
+
+
+def throttled_response(detail: str, wait: int) -> JsonResponse:
+    """429 in the one body with Retry-After (whole seconds), for the views outside DRF
+    (the devices' endpoints, the probes; casino/api/throttles.py)."""
+    response = JsonResponse(error_body(429, "throttled", detail, [detail]), status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @csrf_exempt  # it changes nothing, and a token's POST carries no CSRF cookie

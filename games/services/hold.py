@@ -26,7 +26,7 @@ from django.utils import timezone
 from casino.models import Table
 from casino.rules.submissions import OPTION_WAGERS
 from casino.services.statistics import thresholds_for
-from games.models import Round, Wager
+from games.models import Round, RoundEvent, Wager
 from games.par import default_document
 from games.rules.core import ParRecord
 from games.rules.registry import engine_get
@@ -34,8 +34,10 @@ from games.services.round_state import state_in
 from games.statistics import (
     UnmappedWager,
     correlated_bound,
+    craps_one_roll_moments,
     craps_wager_context,
     fraction_decimal,
+    is_one_roll,
     par_kind,
     record_from_document,
     sic_bo_round_moments,
@@ -156,14 +158,7 @@ def _records(game: str, options_json: str, *, computed: bool) -> dict[str, ParRe
 
 def par_record(game: str, options: dict[str, object], kind: str) -> ParRecord:
     """The PAR record of one wager kind under a round's options; UnmappedWager if none."""
-    options_json = json.dumps(options, sort_keys=True, default=str)
-    record = _records(game, options_json, computed=False).get(kind)
-    if record is None:
-        # Options that change an edge, or a wager the default options do not offer.
-        record = _records(game, options_json, computed=True).get(kind)
-    if record is None:
-        raise UnmappedWager(f"{game} has no PAR record {kind!r} under these options")
-    return record
+    return _record(game, json.dumps(options, sort_keys=True, default=str), kind)
 
 
 # --- the figures ---------------------------------------------------------------------------
@@ -174,7 +169,10 @@ class _RoundFigures:
     """One round's counted wagers: their sums, and the variance of the house's win."""
 
     round_id: int
+    placed_at: datetime  # the first of them: the round's shift
     at: datetime  # when the last of them was decided
+    submission_id: int
+    submission_version: int
     wagers: int
     drop: Decimal
     win: Decimal
@@ -182,20 +180,31 @@ class _RoundFigures:
     variance: Fraction | Decimal
 
 
-def _round_figures(round_: Round, rows: Sequence[Wager]) -> _RoundFigures | None:
-    """The figures of the counted wagers placed at one round."""
+@dataclass(frozen=True)
+class HoldDay:
+    """A table's gaming day, its three shifts and its Rules Submission versions, computed
+    from one read of the day's wagers."""
+
+    day: Hold
+    shifts: list[Hold]
+    submissions: list[Hold]
+
+
+def _round_figures(
+    round_: Round, rows: Sequence[Wager], events: list[tuple[int, str, object]] | None
+) -> _RoundFigures | None:
+    """The figures of the counted wagers placed at one round (`events`: a Craps round's,
+    when a wager's record depends on the table's state)."""
     odds_on: dict[str, tuple[str, int]] = {}
     power: dict[str, tuple[str, int]] = {}
-    if round_.game == "craps":
-        events = [(e.seq, e.event, e.payload) for e in round_.events.order_by("seq")]
-        # Replayed only when a wager's record depends on the table's state.
-        if any(w.kind == "odds" for w in rows) or any(e[1] == "power_odds" for e in events):
-            engine = engine_get(round_.game)
-            odds_on, power = craps_wager_context(
-                engine, engine.parse_options(round_.options), state_in(round_), events
-            )
+    engine = engine_get(round_.game)
+    options = engine.parse_options(round_.options)
+    if events is not None:
+        odds_on, power = craps_wager_context(engine, options, state_in(round_), events)
+    options_json = json.dumps(round_.options, sort_keys=True, default=str)
     extra_roll_players = {w.player for w in rows if w.kind == "extra_roll"}
     theoretical = Fraction(0)
+    one_roll: list[tuple[str, Decimal, tuple[str, int] | None]] = []
     variances: list[Fraction] = []
     counted: list[Wager] = []
     for wager in rows:
@@ -207,30 +216,37 @@ def _round_figures(round_: Round, rows: Sequence[Wager]) -> _RoundFigures | None
                 extra_roll=wager.player in extra_roll_players,
                 power_odds=power.get(wager.ref),
             )
-            record = par_record(round_.game, round_.options, kind)
+            record = _record(round_.game, options_json, kind)
         except UnmappedWager as error:
-            # The engines' kinds all map (tests/games/test_hold_par_kinds.py); a row that
+            # The engines' kinds all map (tests/rules/test_hold_statistics.py); a row that
             # does not is left out of every figure rather than guessed at.
             log.warning("hold: wager %s left out: %s", wager.pk, error)
             continue
         edge, unit_variance = unit_moments(record)
         stake = Fraction(wager.amount)
         theoretical += stake * edge
-        variances.append(stake * stake * unit_variance)
         counted.append(wager)
+        if round_.game == "craps" and is_one_roll(wager.kind):
+            one_roll.append((wager.kind, wager.amount, power.get(wager.ref)))
+        elif round_.game != "sic_bo":
+            variances.append(stake * stake * unit_variance)
     if not counted:
         return None
+    round_variance: Fraction | Decimal
     if round_.game == "sic_bo":
-        _, variance = sic_bo_round_moments([(w.kind, w.amount) for w in counted])
-        round_variance: Fraction | Decimal = variance
-    elif len(variances) == 1:
-        round_variance = variances[0]
+        _, round_variance = sic_bo_round_moments([(w.kind, w.amount) for w in counted])
     else:
-        round_variance = correlated_bound(variances)
-    decided_at = [_decided_at(w) for w in counted]
+        if one_roll:
+            _, exact = craps_one_roll_moments(one_roll, options)
+            variances.append(exact)  # the one-roll wagers' joint variance, as one
+        round_variance = variances[0] if len(variances) == 1 else correlated_bound(variances)
+    submission = round_.rules_submission
     return _RoundFigures(
         round_id=round_.pk,
-        at=max(decided_at),
+        placed_at=min(w.placed_at for w in counted),
+        at=max(_decided_at(w) for w in counted),
+        submission_id=submission.pk,
+        submission_version=submission.version,
         wagers=len(counted),
         drop=sum((w.amount for w in counted), Decimal(0)),
         win=-sum((w.resolution.net for w in counted), Decimal(0)),
@@ -239,30 +255,63 @@ def _round_figures(round_: Round, rows: Sequence[Wager]) -> _RoundFigures | None
     )
 
 
+def _record(game: str, options_json: str, kind: str) -> ParRecord:
+    record = _records(game, options_json, computed=False).get(kind)
+    if record is None:
+        # Options that change an edge, or a wager the default options do not offer.
+        record = _records(game, options_json, computed=True).get(kind)
+    if record is None:
+        raise UnmappedWager(f"{game} has no PAR record {kind!r} under these options")
+    return record
+
+
 def _decided_at(wager: Wager) -> datetime:
     deciding = wager.resolution.round
     return deciding.settled_at or deciding.result_at or deciding.opened_at
 
 
-def _counted_wagers(tables: Iterable[int] | None, start: datetime, end: datetime):
+def _counted_wagers(tables: Iterable[int] | None, start: datetime, end: datetime) -> list[Wager]:
     rows = Wager.objects.filter(
         placed_at__gte=start, placed_at__lt=end, resolution__isnull=False
     ).exclude(resolution__result="void")
     if tables is not None:
         rows = rows.filter(table_id__in=list(tables))
-    return rows.select_related(
-        "round", "round__rules_submission", "resolution", "resolution__round"
-    ).order_by("id")
+    return list(
+        rows.select_related(
+            "round", "round__rules_submission", "resolution", "resolution__round"
+        ).order_by("id")
+    )
 
 
 def _by_round(rows: Iterable[Wager]) -> list[_RoundFigures]:
+    """Each round's figures, in the order their wagers were decided."""
     groups: dict[int, list[Wager]] = defaultdict(list)
     rounds: dict[int, Round] = {}
     for wager in rows:
         groups[wager.round_id].append(wager)
         rounds[wager.round_id] = wager.round
-    figures = [_round_figures(rounds[rid], group) for rid, group in groups.items()]
+    events = _craps_events(rounds, groups)
+    figures = [_round_figures(rounds[rid], group, events.get(rid)) for rid, group in groups.items()]
     return sorted((f for f in figures if f is not None), key=lambda f: (f.at, f.round_id))
+
+
+def _craps_events(
+    rounds: dict[int, Round], groups: dict[int, list[Wager]]
+) -> dict[int, list[tuple[int, str, object]]]:
+    """The events of the Craps rounds with odds or Power Odds, in one read."""
+    craps = [rid for rid, r in rounds.items() if r.game == "craps"]
+    if not craps:
+        return {}
+    with_power = set(
+        RoundEvent.objects.filter(round_id__in=craps, event="power_odds").values_list(
+            "round_id", flat=True
+        )
+    )
+    needed = [r for r in craps if r in with_power or any(w.kind == "odds" for w in groups[r])]
+    events: dict[int, list[tuple[int, str, object]]] = defaultdict(list)
+    for event in RoundEvent.objects.filter(round_id__in=needed).order_by("round_id", "seq"):
+        events[event.round_id].append((event.seq, event.event, event.payload))
+    return events
 
 
 def _variance_decimal(value: Fraction | Decimal) -> Decimal:
@@ -306,41 +355,53 @@ def _hold(
     )
 
 
-def table_hold(table: Table, day: date, shift: int | None = None) -> Hold:
-    """A table's hold against theory over a gaming day, or one shift of it."""
-    start, end = gaming_day_bounds(day, shift)
-    period = day.isoformat() if shift is None else f"{day.isoformat()} shift {shift}"
+def table_hold_day(table: Table, day: date) -> HoldDay:
+    """A table's gaming day with its shifts (a round counts in the shift its first counted
+    wager was placed in) and its Rules Submission versions (in version order)."""
+    start, end = gaming_day_bounds(day)
+    threshold = thresholds_for(table.holder_id)[0]
     figures = _by_round(_counted_wagers([table.pk], start, end))
-    return _hold(table, period, start, end, figures, thresholds_for(table.holder_id)[0])
+    label = day.isoformat()
+    shifts = []
+    for shift in range(1, SHIFTS + 1):
+        shift_start, shift_end = gaming_day_bounds(day, shift)
+        mine = [f for f in figures if shift_start <= f.placed_at < shift_end]
+        shifts.append(
+            _hold(table, f"{label} shift {shift}", shift_start, shift_end, mine, threshold)
+        )
+    versions = sorted({(f.submission_version, f.submission_id) for f in figures})
+    submissions = [
+        _hold(
+            table,
+            f"{label} Rules Submission v{version}",
+            start,
+            end,
+            [f for f in figures if f.submission_id == sid],
+            threshold,
+        )
+        for version, sid in versions
+    ]
+    return HoldDay(_hold(table, label, start, end, figures, threshold), shifts, submissions)
+
+
+def table_hold(table: Table, day: date, shift: int | None = None) -> Hold:
+    """A table's hold against theory over a gaming day, or one shift (1, 2, 3) of it."""
+    held = table_hold_day(table, day)
+    if shift is None:
+        return held.day
+    if shift not in range(1, SHIFTS + 1):
+        raise ValueError(f"a shift is 1, 2 or 3; not {shift!r}")
+    return held.shifts[shift - 1]
 
 
 def table_hold_by_shift(table: Table, day: date) -> list[Hold]:
     """The day's three shifts, in order."""
-    return [table_hold(table, day, shift) for shift in range(1, SHIFTS + 1)]
+    return table_hold_day(table, day).shifts
 
 
 def table_hold_by_submission(table: Table, day: date) -> list[Hold]:
-    """The day split by the Rules Submission version its rounds were played under, in
-    version order (one Hold a version that had play)."""
-    start, end = gaming_day_bounds(day)
-    groups: dict[int, list[Wager]] = defaultdict(list)
-    versions: dict[int, int] = {}
-    for wager in _counted_wagers([table.pk], start, end):
-        submission = wager.round.rules_submission
-        groups[submission.pk].append(wager)
-        versions[submission.pk] = submission.version
-    threshold = thresholds_for(table.holder_id)[0]
-    return [
-        _hold(
-            table,
-            f"{day.isoformat()} Rules Submission v{versions[sid]}",
-            start,
-            end,
-            _by_round(groups[sid]),
-            threshold,
-        )
-        for sid in sorted(groups, key=lambda s: (versions[s], s))
-    ]
+    """The day split by the Rules Submission version its rounds were played under."""
+    return table_hold_day(table, day).submissions
 
 
 def hold_timeline(table: Table, day: date) -> list[HoldPoint]:
@@ -366,16 +427,15 @@ def hold_timeline(table: Table, day: date) -> list[HoldPoint]:
     return points
 
 
-def floor_hold(day: date) -> list[Hold]:
-    """Every table with play that gaming day, by table number."""
+def floor_hold(day: date, *, tables: Iterable[int] | None = None) -> list[Hold]:
+    """Every table with play that gaming day (among `tables`, ids, if given), by number."""
     start, end = gaming_day_bounds(day)
     by_table: dict[int, list[Wager]] = defaultdict(list)
-    for wager in _counted_wagers(None, start, end):
+    for wager in _counted_wagers(tables, start, end):
         by_table[wager.table_id].append(wager)
-    tables = Table.objects.filter(pk__in=list(by_table)).order_by("number")
     thresholds: dict[int, Decimal] = {}
     holds = []
-    for table in tables:
+    for table in Table.objects.filter(pk__in=list(by_table)).order_by("number", "pk"):
         if table.holder_id not in thresholds:
             thresholds[table.holder_id] = thresholds_for(table.holder_id)[0]
         figures = _by_round(by_table[table.pk])

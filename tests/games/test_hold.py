@@ -57,8 +57,8 @@ def test_a_sic_bo_day_drop_win_hold_theory_and_z_by_hand():
     assert hold.win == Decimal("10.00")  # -5 + 15
     assert hold.hold == Decimal("0.3333")
     assert hold.theoretical_win == Decimal("3.47")  # 2 * 375/216 = 3.4722...
-    deviation = fraction_sqrt(2 * ROUND_VARIANCE)  # 46.11...
-    assert hold.standard_deviation == deviation.quantize(Decimal("0.01"))
+    deviation = fraction_sqrt(2 * ROUND_VARIANCE)  # 46.1152
+    assert hold.standard_deviation == deviation.quantize(Decimal("0.01")) == Decimal("46.12")
     z = (Decimal(10) - Decimal(2 * 375) / Decimal(216)) / deviation
     assert hold.z_score == z.quantize(Decimal("0.01")) == Decimal("0.14")
     assert (hold.threshold, hold.alert) == (Decimal("3"), False)
@@ -147,3 +147,52 @@ def test_the_gaming_day_starts_at_six_in_the_morning_in_pennsylvania():
     assert gaming_day_of(at(2026, 3, 3, 6)) == DAY + timedelta(days=1)
     assert [shift_of(at(2026, 3, 2, h)) for h in (6, 13, 14, 21, 22)] == [1, 1, 2, 2, 3]
     assert shift_of(at(2026, 3, 3, 5, 59)) == 3
+
+
+def test_craps_one_roll_wagers_of_a_throw_have_their_joint_variance():
+    table = open_table("craps")
+    round_ = opened(table, now=T0 + M)
+    place(round_, wager("ann", "any_seven", "10"), wager("bob", "any_craps", "10"), now=T0 + 2 * M)
+    close(round_, now=T0 + 3 * M)
+    result(round_, "throw", [3, 4], now=T0 + 4 * M)  # 7: Any 7 wins 40, Any Craps loses 10
+    settle(round_, now=T0 + 5 * M)
+
+    hold = table_hold(table, DAY)
+
+    # Theo 10 * 1/6 + 10 * 1/9 = 25/9 = 2.78; variance 100 * 2693/324 = 831.17 (worked
+    # out in tests/rules/test_hold_statistics.py), sd 28.83; z = (-30 - 2.78) / 28.83.
+    assert (hold.drop, hold.win, hold.theoretical_win) == (20, -30, Decimal("2.78"))
+    assert hold.standard_deviation == Decimal("28.83")
+    assert hold.z_score == Decimal("-1.14")
+
+
+def test_the_gaming_day_start_is_a_setting(settings):
+    settings.CASINO_GAMING_DAY_START = "00:00"
+    assert gaming_day_bounds(DAY, 2) == (at(2026, 3, 2, 8), at(2026, 3, 2, 16))
+    assert gaming_day_of(at(2026, 3, 3, 5, 59)) == DAY + timedelta(days=1)
+
+
+def test_multi_roll_wagers_of_one_round_take_the_correlated_bound():
+    table = open_table("craps")
+    first = opened(table, now=T0 + M)
+    place(first, wager("ann", "pass", "10"), wager("bob", "place:6", "12"), now=T0 + 2 * M)
+    close(first, now=T0 + 3 * M)
+    result(first, "throw", [2, 2], now=T0 + 4 * M)  # the point is 4; the Place 6 works now
+    settle(first, now=T0 + 5 * M)
+    second = opened(table, now=T0 + 6 * M)
+    close(second, now=T0 + 7 * M)
+    result(second, "throw", [3, 4], now=T0 + 8 * M)  # seven out: both lose
+    settle(second, now=T0 + 9 * M)
+
+    hold = table_hold(table, DAY)
+
+    # Place 6 pays 7 to 6, made 5 times in 11: edge 6/11 - 5/11 * 7/6 = 1/66, variance
+    # 5/11 * 49/36 + 6/11 - (1/66)^2 = 845/726. Pass: 7/495 and 244976/245025. Both ride
+    # the same throws: sd = 10 * sqrt(244976/245025) + 12 * sqrt(845/726) = 22.95, not
+    # sqrt(100 * 244976/245025 + 144 * 845/726) = 16.36.
+    assert (hold.drop, hold.win, hold.rounds) == (22, 22, 1)
+    assert hold.theoretical_win == Decimal("0.32")  # 10 * 7/495 + 12/66 = 0.1414 + 0.1818
+    deviation = 10 * fraction_sqrt(Fraction(244976, 245025)) + 12 * fraction_sqrt(
+        Fraction(845, 726)
+    )
+    assert hold.standard_deviation == deviation.quantize(Decimal("0.01")) == Decimal("22.95")

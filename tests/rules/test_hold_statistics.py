@@ -10,6 +10,7 @@ import pytest
 from games.par import default_document
 from games.rules.core import ParOutcome, ParRecord
 from games.rules.craps import bets as craps_bets
+from games.rules.craps.options import CrapsOptions
 from games.rules.craps.paytables import POINT_NUMBERS, POWER_ODDS
 from games.rules.sic_bo.wagers import every_bet as sic_bo_bets
 from games.rules.three_dice_football.wagers import FULL_GAME_KINDS, SINGLE_PLAY_KINDS
@@ -17,6 +18,8 @@ from games.services.hold import par_record
 from games.statistics import (
     UnmappedWager,
     correlated_bound,
+    craps_one_roll_moments,
+    is_one_roll,
     par_kind,
     record_from_document,
     sic_bo_round_moments,
@@ -118,3 +121,28 @@ def test_every_kind_the_engines_take_maps_to_a_complete_par_record():
     for game, options, kind, context in _every_kind():
         record = par_record(game, options, par_kind(game, kind, **context))
         assert record.total_probability == 1, (game, kind)
+
+
+def test_craps_one_roll_wagers_on_one_throw_any_seven_and_any_craps_by_hand():
+    # Any 7 pays 4 to 1 (6 throws of 36), Any Craps 7 to 1 (4 throws): the house's win is
+    # -4 + 1 = -3 on a 7, 1 - 7 = -6 on craps, +2 otherwise. Mean (-18 - 24 + 52)/36 =
+    # 5/18; E[W^2] = (6 * 9 + 4 * 36 + 26 * 4)/36 = 302/36; variance 302/36 - 25/324.
+    pair = [("any_seven", Decimal(1), None), ("any_craps", Decimal(1), None)]
+    assert craps_one_roll_moments(pair, CrapsOptions()) == (Fraction(5, 18), Fraction(2693, 324))
+
+
+def test_every_one_roll_wager_alone_is_its_par_record_power_odds_too():
+    options = CrapsOptions()
+    one_roll = [bet.kind for bet in craps_bets.every_bet() if is_one_roll(bet.kind)]
+    assert len(one_roll) == 7 + 1 + 1 + 4 + 1 + 17  # field..eleven, C&E, horn, highs, whirl, hops
+    for kind in one_roll:
+        alone = craps_one_roll_moments([(kind, Decimal(1), None)], options)
+        assert alone == unit_moments(stored("craps", kind)), kind
+    for key, choices in POWER_ODDS.items():
+        kind = key.split(":")[0] if key.startswith(("horn", "c_and_e")) else key
+        if not is_one_roll(kind):
+            continue  # the Hardways: decided by a run of throws
+        for odds in choices:
+            alone = craps_one_roll_moments([(kind, Decimal(1), (key, odds.wins))], options)
+            record = stored("craps", f"power_odds:{key}:{odds.wins}")
+            assert alone == unit_moments(record), (key, odds.wins)
