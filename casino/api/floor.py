@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.errors import ApiError
+from casino.api.fairness import FairnessActions
 from casino.api.permissions import scoped
 from casino.api.schema import ErrorSerializer
 from casino.api.writes import write
@@ -460,7 +461,7 @@ class EquipmentSetFilter(filters.FilterSet):
         fields = ["holder", "composition", "status"]
 
 
-class EquipmentSetViewSet(ReadOnly):
+class EquipmentSetViewSet(FairnessActions, ReadOnly):
     """Dice and tile sets, in reserve, in play or retired."""
 
     queryset = EquipmentSet.objects.all()
