@@ -111,7 +111,8 @@ class FairnessCSVRenderer(BaseRenderer):
 
 
 def _rows(fairness: Mapping[str, Any]) -> Iterable[list[Any]]:
-    head = [fairness[k] for k in ("set_id", "identifier", "composition", "table_number")]
+    head = [fairness["set_id"]]
+    head += [_text(fairness[k]) for k in ("identifier", "composition", "table_number")]
     head.append(fairness["throws"])
     tail = [fairness["threshold"]]
     for test in [fairness["overall"], *fairness["positions"]]:
@@ -120,6 +121,20 @@ def _rows(fairness: Mapping[str, Any]) -> Iterable[list[Any]]:
     for places in fairness["starting_places"]:
         label = f"starting places ({places['source']})"
         yield from _test_rows(head, label, places, places["expected"], [*tail, places["alert"]])
+
+
+def _text(value: str | None) -> str:
+    """A name as a cell: a spreadsheet runs a cell starting =, +, - or @ as a formula."""
+    if value is None:
+        return ""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+def _attachment(request: Request, response: Response, name: str) -> Response:
+    """CSV comes as a file to save, named for what it holds."""
+    if isinstance(getattr(request, "accepted_renderer", None), FairnessCSVRenderer):
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    return response
 
 
 def _test_rows(head, label, test, expected, tail) -> Iterable[list[Any]]:
@@ -152,7 +167,8 @@ class FairnessActions:
             fairness = set_fairness(equipment_set)
         except NotDice as refusal:
             raise ApiError(404, "not_found", str(refusal)) from None
-        return Response(_data(fairness))
+        name = f"fairness-{equipment_set.pk}"
+        return _attachment(request, Response(_data(fairness)), name)
 
     @extend_schema(
         responses={
@@ -174,7 +190,8 @@ class FairnessActions:
         list (a floor's sets fit one page of 500)."""
         every = floor_fairness(holder_id=token_holder_id(request))
         page = self.paginate_queryset(every)  # type: ignore[attr-defined]
-        return self.get_paginated_response([_data(f) for f in page])  # type: ignore[attr-defined]
+        response = self.get_paginated_response([_data(f) for f in page])  # type: ignore[attr-defined]
+        return _attachment(request, response, "fairness-floor")
 
     def finalize_response(self, request: Request, response: Response, *args, **kwargs):
         """An error asked for as CSV is still the one JSON error body."""

@@ -58,6 +58,7 @@ def test_a_sets_fairness_as_csv(api_floor, how):
     )
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="fairness-{dice.pk}.csv"'
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][:8] == [
         "set_id",
@@ -107,6 +108,21 @@ def test_the_floor_list_is_every_dice_set_in_play_the_caller_sees(api_floor):
     )
     as_csv = bearer(api_floor.a.key).get(f"{API}/equipment-sets/fairness/", {"format": "csv"})
     assert len(as_csv.content.decode().splitlines()) == 1 + 6 * holder_a
+
+
+def test_a_name_that_looks_like_a_formula_is_a_text_cell(api_floor):
+    dice = EquipmentSet.objects.create(
+        holder=api_floor.a.holder,
+        identifier="=HYPERLINK(1)",
+        composition="three_dice",
+        received_at=api_floor.at,
+    )
+    response = bearer(api_floor.a.key).get(
+        f"{API}/equipment-sets/{dice.pk}/fairness/", {"format": "csv"}
+    )
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[1][1:4] == ["'=HYPERLINK(1)", "three_dice", ""]  # never in play: no table
+    assert rows[1][4:8] == ["0", "all dice", "1", "0"]
 
 
 def test_tiles_another_holders_set_and_an_error_asked_as_csv(api_floor):
