@@ -1,10 +1,15 @@
 """Django's Redis cache with one client a process (issue 21): RedisCache builds a new
 `redis.Redis` around its connection pool on every call (about 0.2 ms each, twice a cached
 floor read). The client is thread-safe and its pool checks the process id itself (a
-forked worker opens its own connections), so one a pool is enough."""
+forked worker opens its own connections), so one a pool is enough.
 
+`window_count` is the request budgets' counter (casino/api/throttles.py): one atomic trip
+to Redis, with the reads a request makes anyway."""
+
+from collections.abc import Iterable
 from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
@@ -36,3 +41,57 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = KeptClient
+
+
+def window_count(
+    key: str, seconds: int, reading: Iterable[str] = ()
+) -> tuple[int, dict[str, Any] | None]:
+    """Add one to a fixed window's counter and read `reading` with it: the count so far
+    and the values found (as cache.get_many gives them). On Redis one trip, atomic (MULTI:
+    SET NX with the window's expiry, INCR, MGET); elsewhere add, or get and set, and
+    get_many, which a single machine's file cache can afford (a race there only loses a
+    count: the budget is then a little lax, never strict).
+
+    Raises what the backend raises (the caller decides what a cache outage means)."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    names = list(reading)
+    if isinstance(backend, RedisCache):
+        stored = backend.make_and_validate_key(key)
+        pipe = backend._cache.get_client(write=True).pipeline(transaction=True)
+        pipe.set(stored, 0, nx=True, ex=seconds)
+        pipe.incr(stored)
+        if names:
+            pipe.mget([backend.make_and_validate_key(name) for name in names])
+        answers = pipe.execute()
+        found: dict[str, Any] = {}
+        if names:
+            loads = backend._cache._serializer.loads
+            for name, value in zip(names, answers[2], strict=True):
+                if value is not None:
+                    found[name] = loads(value)
+        return int(answers[1]), found
+    if backend.add(key, 1, timeout=seconds):
+        count = 1
+    else:
+        # Not BaseCache.incr: it sets the default timeout (300 s), not the window's.
+        count = (backend.get(key) or 0) + 1
+        backend.set(key, count, timeout=seconds)
+    return count, (backend.get_many(names) if names else {})
+
+
+def window_give_back(key: str, seconds: int) -> None:
+    """Take back one count `window_count` added (a request that turned out not to be the
+    key's own). On Redis one trip (DECR and the window's expiry again: a counter that
+    expired meanwhile comes back at -1 for the rest of a window nobody counts in any
+    more). Raises what the backend raises."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if isinstance(backend, RedisCache):
+        stored = backend.make_and_validate_key(key)
+        pipe = backend._cache.get_client(write=True).pipeline(transaction=True)
+        pipe.decr(stored)
+        pipe.expire(stored, seconds)
+        pipe.execute()
+        return
+    count = backend.get(key)
+    if count:
+        backend.set(key, count - 1, timeout=seconds)

@@ -62,6 +62,35 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+_RATE_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600}
+
+
+def env_rate(name: str, default: str) -> tuple[int, int] | None:
+    """A request budget, "<requests>/<seconds>" ("1200/60", "1200/min", "20/s", "100/30s"),
+    as (requests, seconds); "off" for none."""
+    raw = os.environ.get(name)
+    text = (default if raw is None or raw.strip() == "" else raw).strip().lower()
+    if text == "off":
+        return None
+    count, slash, per = text.partition("/")
+    per = per.strip() if slash else ""
+    digits = per.rstrip("abcdefghijklmnopqrstuvwxyz")
+    unit = per[len(digits) :]
+    try:
+        requests = int(count)
+        if not per:
+            raise ValueError(per)  # "1200" or "1200/": the window is not named
+        seconds = (int(digits) if digits else 1) * (_RATE_UNITS[unit] if unit else 1)
+    except (KeyError, ValueError):
+        requests = seconds = 0
+    if requests < 1 or seconds < 1:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: expected <requests>/<seconds> (e.g. 1200/60, 1200/min, 20/s), "
+            "both 1 or more, or off"
+        )
+    return requests, seconds
+
+
 # Committed in casino/settings.py for development: public, so never a production key.
 DEVELOPMENT_SECRET_KEY = "development-only-key-never-used-in-production"
 # Django's own advice (check W009) and what `secrets.token_urlsafe(50)` gives at least.

@@ -1,6 +1,7 @@
 """The load balancer's probes: liveness (/health/) and readiness (/ready/).
 
-Plain Django views: no DRF, no login, no session or CSRF, so a probe costs nothing and
+Plain Django views: no DRF, no login, no session or CSRF, so a probe costs one count of
+its address's budget (casino/api/throttles.py; let through when the cache is down) and
 answers even when the API's machinery would not. Liveness touches nothing: a process
 that can answer is alive, and restarting it would not mend a database that is down.
 Readiness checks what a request needs (the database, the broker, the heartbeat store),
@@ -20,7 +21,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from casino.api.errors import error_body
+from casino.api import throttles
+from casino.api.errors import error_body, throttled_response
 from casino.celery import app
 
 # /ready/ looks at every service the floor needs, the devices' store among them: like the
@@ -39,9 +41,13 @@ _running: dict[str, threading.Thread] = {}
 _running_lock = threading.Lock()
 
 
-def _not_allowed(request: HttpRequest) -> JsonResponse | None:
+def _refused(request: HttpRequest) -> JsonResponse | None:
+    """405 for a method a probe never sends; 429 past the address's probe budget (a
+    budget of its own: a flood of API calls from a load balancer's address never fails
+    its probes)."""
     if request.method in _ALLOWED:
-        return None
+        wait = throttles.take("probe", throttles.address(request)).wait
+        return throttled_response(throttles.refusal_text("probe", wait), wait) if wait else None
     text = f"method {request.method} not allowed"
     response = JsonResponse(error_body(405, "method_not_allowed", text, [text]), status=405)
     response["Allow"] = ", ".join(_ALLOWED)
@@ -52,14 +58,14 @@ def _not_allowed(request: HttpRequest) -> JsonResponse | None:
 @never_cache
 def health(request: HttpRequest) -> JsonResponse:
     """Liveness: 200 whenever the process can answer; touches no database or broker."""
-    return _not_allowed(request) or JsonResponse({"status": "ok"})
+    return _refused(request) or JsonResponse({"status": "ok"})
 
 
 @csrf_exempt
 @never_cache
 def ready(request: HttpRequest) -> JsonResponse:
     """Readiness: 200 when the database, broker and device store answer, else 503."""
-    refused = _not_allowed(request)
+    refused = _refused(request)
     if refused is not None:
         return refused
     checks = run_checks(

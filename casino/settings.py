@@ -24,6 +24,7 @@ from casino.env import (
     env_int,
     env_json,
     env_list,
+    env_rate,
     env_str,
     production_refusals,
 )
@@ -193,6 +194,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Every caller's budget, one atomic count in the shared cache (casino/api/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": ["casino.api.throttles.Budget"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino floor API",
@@ -229,6 +232,14 @@ SPECTACULAR_SETTINGS = {
 # CASINO_SIGN_IN_WINDOW_SECONDS before further tries are refused (casino/api/sign_in.py).
 CASINO_SIGN_IN_FAILURES = env_int("CASINO_SIGN_IN_FAILURES", 5)
 CASINO_SIGN_IN_WINDOW_SECONDS = env_int("CASINO_SIGN_IN_WINDOW_SECONDS", 900)
+
+# Request budgets (casino/api/throttles.py): "<requests>/<seconds>" a fixed window, or
+# "off". Each its own counters: an API flood never spends a device's or a probe's budget.
+CASINO_THROTTLE_TOKEN = env_rate("CASINO_THROTTLE_TOKEN", "1200/60")  # per API token
+CASINO_THROTTLE_USER = env_rate("CASINO_THROTTLE_USER", "1200/60")  # per signed-in user
+CASINO_THROTTLE_ANONYMOUS = env_rate("CASINO_THROTTLE_ANONYMOUS", "600/60")  # per address
+CASINO_THROTTLE_DEVICE = env_rate("CASINO_THROTTLE_DEVICE", "300/60")  # per device key
+CASINO_THROTTLE_PROBE = env_rate("CASINO_THROTTLE_PROBE", "1200/60")  # per address
 
 # --- Celery ---------------------------------------------------------------------------
 # The embedded broker: kombu's filesystem transport (docs/adr/0001-embedded-broker.md).

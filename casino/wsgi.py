@@ -5,8 +5,9 @@ far: every device sends one every few seconds. It takes a shorter way through Dj
 `HeartbeatHandler` is Django's own WSGI handler (the same request class, the request
 signals that look after the database connections, the same exception handling and error
 pages, the same 4xx/5xx log lines) around the view the URLconf routes the path to
-(`devices.views.heartbeat`: the signature, the timestamp, the credential, then the store's
-one call for the nonce and a revocation), with no URL resolving and only the middleware
+(`devices.views.heartbeat`: the signature, the timestamp, the credential, the key's
+budget (one count in the shared cache, casino/api/throttles.py), then the store's one call
+for the nonce and a revocation), with no URL resolving and only the middleware
 that acts on a heartbeat: settings.MIDDLEWARE in its order, less `HEARTBEAT_SKIPPED`. So
 the one error body, the 413 for a body over the limit, the 503 for an outage, the host
 check, the HTTPS redirect and the security headers are the full stack's. Every other

@@ -23,7 +23,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from casino.api.errors import error_body
+from casino.api import throttles
+from casino.api.errors import error_body, throttled_response
 from casino.services.errors import FloorRefused
 from devices import auth
 from devices.models import Device
@@ -68,6 +69,11 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
         try:
             cached = handler is heartbeat_handle
             caller, nonce, signed_at = auth.request_verify(request, now, cached=cached)
+            # The key's own budget, counted once the signature shows the request is its
+            # own (a forger cannot spend it); apart from the API's and the probes'.
+            wait = throttles.take("device", caller.key_id).wait
+            if wait:
+                return throttled_response(throttles.refusal_text("device", wait), wait)
             body = _body(request, caller)
             return handler(request, caller, body | {"_nonce": nonce, "_signed_at": signed_at}, now)
         except SignatureRefused as refused:

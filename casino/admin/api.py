@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from casino.admin.audit import AuditHistory
 from casino.admin.common import ReadOnlyAdmin, service_call
 from casino.models import ApiToken, ApiWrite
 from casino.services.api_tokens import INTEGRATOR, token_issue, token_revoke
@@ -27,7 +28,7 @@ class TokenForm(forms.ModelForm):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(AuditHistory, admin.ModelAdmin):
     list_display = [
         "name",
         "user",

@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 
 from casino.admin.forms import ACTION_PREFIX
 from casino.models import SetInPlay, Table
@@ -286,3 +287,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def labelled_filter(
+    field: str, title: str, choices: Iterable[tuple[str, str]]
+) -> type[admin.SimpleListFilter]:
+    """A list filter on a field kept as a code with no choices on the model (a round's game,
+    a set in play's composition), each code shown by its label: "High Roll Dice", never
+    `high_roll_dice`."""
+    options = [(code, str(capfirst(label))) for code, label in choices]
+
+    class Labelled(admin.SimpleListFilter):
+        parameter_name = field
+
+        def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+            return options
+
+        def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+            return queryset.filter(**{field: self.value()}) if self.value() else queryset
+
+    Labelled.title = title
+    Labelled.__name__ = Labelled.__qualname__ = f"{field.title().replace('_', '')}Filter"
+    return Labelled
+
+
+def code_label(choices: Iterable[tuple[str, str]]) -> Callable[[str], str]:
+    """A code's label among `choices` (the code itself when unknown), for a column."""
+    labels = {code: str(capfirst(label)) for code, label in choices}
+    return lambda code: labels.get(code, code)

@@ -15,22 +15,28 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     ReadOnlyAdmin,
     SetEquipmentFilter,
     SetState,
+    code_label,
     form_page,
+    labelled_filter,
     refusal_to_form,
     set_state,
     set_state_html,
 )
 from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
+from casino.rules.equipment import COMPOSITIONS
 from casino.services.equipment import tile_inspection_record
 from gaming.tables import sic_bo_inspection_record
 
 INSPECTION_PERMISSION = "casino.record_inspection"
+# A time in play keeps its set's composition as a code: shown by its label ("Three dice").
+COMPOSITION_CHOICES = [(c.key, c.label) for c in COMPOSITIONS.values()]
+COMPOSITION_LABEL = code_label(COMPOSITION_CHOICES)
 
 
 class TimesInPlayInline(admin.TabularInline):
@@ -59,7 +65,7 @@ class TimesInPlayInline(admin.TabularInline):
 
 
 @admin.register(EquipmentSet)
-class EquipmentSetAdmin(admin.ModelAdmin):
+class EquipmentSetAdmin(AuditHistory, admin.ModelAdmin):
     list_display = (
         "identifier",
         "holder",
@@ -97,11 +103,11 @@ class EquipmentSetAdmin(admin.ModelAdmin):
 
 
 @admin.register(SetInPlay)
-class SetInPlayAdmin(ReadOnlyAdmin):
+class SetInPlayAdmin(AuditHistory, ReadOnlyAdmin):
     list_display = (
         "equipment_set",
         "table",
-        "composition",
+        "composition_label",
         "put_in_play_at",
         "put_in_play_by",
         "due",
@@ -109,11 +115,21 @@ class SetInPlayAdmin(ReadOnlyAdmin):
         "removed_by",
         "removal_reason",
     )
-    list_filter = (SetEquipmentFilter, "composition", "removal_reason", "table__game", "table")
+    list_filter = (
+        SetEquipmentFilter,
+        labelled_filter("composition", "composition", COMPOSITION_CHOICES),
+        "removal_reason",
+        "table__game",
+        "table",
+    )
     search_fields = ("equipment_set__identifier", "table__number", "removal_note")
     list_select_related = ("equipment_set", "table", "put_in_play_by", "removed_by")
     date_hierarchy = "put_in_play_at"
     inlines = [AuditHistoryInline]
+
+    @admin.display(description="composition", ordering="composition")
+    def composition_label(self, row: SetInPlay) -> str:
+        return COMPOSITION_LABEL(row.composition)
 
     @admin.display(description="due", ordering="due_at")
     def due(self, row: SetInPlay) -> SafeString | str:
@@ -161,7 +177,7 @@ class InspectionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TileInspection)
-class TileInspectionAdmin(InspectionAdmin):
+class TileInspectionAdmin(AuditHistory, InspectionAdmin):
     form_class = TileInspectionForm
     title = "Record a tile inspection (§ 621a.4(a))"
     list_display = (
@@ -196,7 +212,7 @@ class TileInspectionAdmin(InspectionAdmin):
 
 
 @admin.register(SicBoOpeningInspection)
-class SicBoOpeningInspectionAdmin(InspectionAdmin):
+class SicBoOpeningInspectionAdmin(AuditHistory, InspectionAdmin):
     form_class = SicBoInspectionForm
     service = staticmethod(sic_bo_inspection_record)
     subject = "table"

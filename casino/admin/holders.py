@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.models import CertificateHolder, Table
 
 
@@ -27,7 +27,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(CertificateHolder)
-class CertificateHolderAdmin(admin.ModelAdmin):
+class CertificateHolderAdmin(AuditHistory, admin.ModelAdmin):
     list_display = ("name", "table_count")
     search_fields = ("name",)
     inlines = [TableInline, AuditHistoryInline]

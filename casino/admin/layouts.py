@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     FILED_FIELDS,
     DraftOnlyAdmin,
@@ -38,7 +38,7 @@ def _element_words(element: Element) -> str:
 
 
 @admin.register(Layout)
-class LayoutAdmin(DraftOnlyAdmin):
+class LayoutAdmin(AuditHistory, DraftOnlyAdmin):
     list_display = ("name", "holder", "game", "variant", "status", "submitted_at", "decided_at")
     list_filter = ("game", "variant", "status", "holder")
     search_fields = ("name", "holder__name", "decision_note")

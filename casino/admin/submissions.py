@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     FILED_FIELDS,
     DraftOnlyAdmin,
@@ -89,7 +89,7 @@ def par_sheets_html(submission: RulesSubmission) -> str:
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(DraftOnlyAdmin):
+class RulesSubmissionAdmin(AuditHistory, DraftOnlyAdmin):
     form = RulesSubmissionForm
     list_display = (
         "__str__",

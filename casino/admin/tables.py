@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     EquipmentFilter,
     action_form,
@@ -78,7 +78,7 @@ TABLE_FIELDS = (
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(AuditHistory, admin.ModelAdmin):
     list_display = (
         "number",
         "holder",
@@ -296,7 +296,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(LocationApproval)
-class LocationApprovalAdmin(InspectionAdmin):
+class LocationApprovalAdmin(AuditHistory, InspectionAdmin):
     """Recorded through its service, then read-only: an approval is history."""
 
     form_class = LocationApprovalForm

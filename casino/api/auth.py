@@ -19,11 +19,13 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from casino.api import throttles
 from casino.demo_accounts import demo_account_refused
 from casino.models import ApiToken
 from casino.models.api import TOKEN_PREFIX, key_hash
@@ -55,7 +57,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         scheme, _, key = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
             return None
-        return token_user(key.strip())
+        return token_user(key.strip(), request._request)
 
     def authenticate_header(self, request: Request) -> str:
         """Asked for on a 401: how to authenticate."""
@@ -71,13 +73,30 @@ def key_parts(key: str) -> tuple[str, str] | None:
     return key_id, secret
 
 
-def token_user(key: str) -> tuple[Any, ApiToken]:
-    """Who a key acts as, or AuthenticationFailed naming why not."""
+def token_user(key: str, request: HttpRequest | None = None) -> tuple[Any, ApiToken]:
+    """Who a key acts as, or AuthenticationFailed naming why not. With the request, the
+    token's budget is counted in the same trip as the token's cached read, and the count
+    left on the request for DRF's throttle (casino/api/throttles.py: one trip, not two)."""
     parts = key_parts(key)
     if parts is None:
         raise exceptions.AuthenticationFailed("the token is not of the form cft_<id>_<secret>")
     key_id, secret = parts
-    token = TOKENS.cached(key_id, lambda: _token_load(key_id))
+    counted = getattr(request, throttles.COUNTED, None) if request is not None else None
+    if request is None or counted is not None:  # nothing to count, or counted already
+        return _token_admit(TOKENS.cached(key_id, lambda: _token_load(key_id)), secret)
+    taken = throttles.take("token", key_id, TOKENS.keys(key_id))
+    token = TOKENS.serve(taken.found, key_id, lambda: _token_load(key_id))
+    try:
+        admitted = _token_admit(token, secret)
+    except exceptions.AuthenticationFailed:
+        throttles.give_back(taken)  # a refused key spends no one's budget
+        raise
+    setattr(request, throttles.COUNTED, ("token", key_id, taken.wait))
+    return admitted
+
+
+def _token_admit(token: ApiToken | None, secret: str) -> tuple[Any, ApiToken]:
+    """The token's user and the token if the secret is its own and it may act now."""
     if token is None or not hmac.compare_digest(token.key_hash, key_hash(secret)):
         raise exceptions.AuthenticationFailed("unknown token")
     if token.revoked_at is not None:

@@ -143,6 +143,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return Response(body, status=status_code, headers=headers)
 
 
+def throttled_response(detail: str, wait: int) -> JsonResponse:
+    """429 in the one body with Retry-After (whole seconds), for the views outside DRF
+    (the devices' endpoints, the probes; casino/api/throttles.py)."""
+    response = JsonResponse(error_body(429, "throttled", detail, [detail]), status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 @csrf_exempt  # it changes nothing, and a token's POST carries no CSRF cookie
 def no_such_endpoint(request: HttpRequest, path: str = "") -> JsonResponse:
     """What /api/v1/ answers for a path it does not have: the one body, not an HTML page."""

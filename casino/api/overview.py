@@ -2,7 +2,8 @@
 
 The floor is what integrators' screens poll, so a read with an API token takes a shorter
 way (issue 21): `floor_view` answers it from the shared cache before DRF's dispatch, the
-token's pass (casino/api/auth.py) and the floor's entry read in one Redis trip. It answers
+token's pass (casino/api/auth.py) and the floor's entry read in one Redis trip, which also
+counts the token's budget (casino/api/throttles.py; over it, FloorView answers the 429). It answers
 only what FloorView would answer 200 with the same bytes and headers: a GET without a
 query string, asking for JSON (or anything), with a Bearer key whose pass admits it
 (the token valid, not revoked, its user active and holding casino.view_table, its last use
@@ -25,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import floor_cache
-from casino.api import auth
+from casino.api import auth, throttles
 from casino.api.errors import ApiError
 from casino.api.permissions import token_holder_id
 from casino.floor_page import floor_build, floor_json, floor_read
@@ -206,9 +207,17 @@ def floor_cached(request: HttpRequest) -> HttpResponse | None:
     guess = _SCOPES.get(key_id)
     if guess is not None:
         keys += floor_cache.FLOOR.keys(guess)
-    found = read(keys, "the floor's token read")
+    # The token's budget counted in the same trip (casino/api/throttles.py).
+    taken = throttles.take("token", key_id, keys)
+    found = taken.found
     passed = auth.TOKENS.serve(found, pass_scope, lambda: auth.token_pass_load(key_id, permission))
     if not auth.token_pass_admits(passed, secret, timezone.now()):
+        # Not (yet) known to be the token's own request: DRF authenticates it, then counts.
+        throttles.give_back(taken)
+        return None
+    if taken.wait:
+        # Over budget: FloorView answers the 429 (the one body), counted once.
+        setattr(request, throttles.COUNTED, ("token", key_id, taken.wait))
         return None
     holder_id = passed.holder_id
     scope = floor_cache.holder_scope(holder_id)

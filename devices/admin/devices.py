@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     ReadOnlyAdmin,
     action_form,
@@ -238,7 +238,7 @@ class DeviceEventInline(ReadOnlyInline):
 
 
 @admin.register(Device)
-class DeviceAdmin(ReadOnlyAdmin):
+class DeviceAdmin(AuditHistory, ReadOnlyAdmin):
     list_display = (
         "table",
         "position",

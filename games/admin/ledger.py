@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from casino.admin.audit import AuditHistory
 from games.admin.common import ReadOnlyAdmin, ReadOnlyInline
 from games.models import LedgerEntry, LedgerLine
 
@@ -29,7 +30,7 @@ class LedgerLineInline(ReadOnlyInline):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdmin):
+class LedgerEntryAdmin(AuditHistory, ReadOnlyAdmin):
     list_display = ("posted_at", "kind", "round", "table", "posted_by", "memo")
     list_filter = ("kind", "table")
     search_fields = ("round__table__number", "key", "memo")

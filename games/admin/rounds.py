@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin.common import service_call
+from casino.admin.common import code_label, labelled_filter, service_call
 from games import flow
 from games.admin.common import ReadOnlyAdmin, ReadOnlyInline
 from games.admin.forms import (
@@ -42,6 +42,7 @@ from games.admin.forms import (
 )
 from games.admin.ledger import lines_html
 from games.models import LedgerEntry, Resolution, Round, RoundEvent, Wager
+from games.rules.catalog import game_choices
 from games.services import alerts
 from games.services.ledger import ADJUST, adjustment_post
 from games.services.rounds import RUN
@@ -56,6 +57,7 @@ from gaming.rounds import (
 )
 
 DEALER = RoundEvent.Source.DEALER
+GAME_NAME = code_label(game_choices())  # high_roll_dice -> High Roll Dice
 OPEN = (Round.Status.OPEN,)
 BEFORE_RESULT = (Round.Status.OPEN, Round.Status.CLOSED)
 
@@ -184,19 +186,27 @@ class LedgerEntryInline(ReadOnlyInline):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    list_display = ("table", "number", "game", "status", "opened_at", "settled_at", "wagers_count")
-    list_filter = ("status", "game", "table")
+    list_display = (
+        "table",
+        "number",
+        "game_name",
+        "status",
+        "opened_at",
+        "settled_at",
+        "wagers_count",
+    )
+    list_filter = ("status", labelled_filter("game", "game", game_choices()), "table")
     search_fields = ("table__number",)
     list_select_related = ("table",)
     fieldsets = [
-        (None, {"fields": ("table", "number", "game", "status", "previous", "settlement")}),
+        (None, {"fields": ("table", "number", "game_name", "status", "previous", "settlement")}),
         (
             "When and by whom",
             {"fields": ("opened_at", "opened_by", "closed_at", "result_at", "settled_at")},
         ),
         ("Rules", {"fields": ("rules_submission", "options_in_force", "rules_hash")}),
     ]
-    readonly_fields = ("options_in_force", "settlement")
+    readonly_fields = ("game_name", "options_in_force", "settlement")
     inlines = [RoundEventInline, WagerInline, ResolutionInline, LedgerEntryInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
@@ -214,6 +224,10 @@ class RoundAdmin(ReadOnlyAdmin):
         return [*own, *super().get_urls()]
 
     # -- Columns and read-only fields --------------------------------------------------
+
+    @admin.display(description="game", ordering="game")
+    def game_name(self, round_: Round) -> str:
+        return GAME_NAME(round_.game)
 
     @admin.display(description="wagers", ordering="wager_count")
     def wagers_count(self, round_: Round) -> int:

@@ -259,7 +259,7 @@ def test_every_refusal_has_the_one_error_body(api_floor, ops):
 
 
 def test_a_throttled_request_has_the_one_error_body_and_says_when_to_retry():
-    """No API endpoint throttles today; the handler shapes a 429 like any other refusal."""
+    """The handler shapes a 429 like any other refusal (the budgets: test_throttles.py)."""
     response = exception_handler(exceptions.Throttled(wait=30), {})
     assert response.status_code == 429
     assert set(response.data) == ERROR_KEYS

@@ -29,7 +29,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import got_request_exception, request_finished, request_started
 from django.db import close_old_connections, transaction
 from django.middleware.csrf import _get_new_csrf_string
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from casino.models import (
@@ -298,6 +298,16 @@ def server_errors() -> Iterator[list[str]]:
         yield found
     finally:
         got_request_exception.disconnect(record)
+
+
+@pytest.fixture(autouse=True)
+def _no_budgets() -> Iterator[None]:
+    """The fuzzing sends thousands of requests a minute from one token, one user and one
+    address: budgets would answer most of them 429 before the views they fuzz. The budgets
+    have their own tests (tests/api/test_throttles.py)."""
+    names = ("TOKEN", "USER", "ANONYMOUS", "DEVICE", "PROBE")
+    with override_settings(**{f"CASINO_THROTTLE_{name}": None for name in names}):
+        yield
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

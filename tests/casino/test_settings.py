@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
-from casino.env import production_refusals
+from casino.env import env_rate, production_refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k7Qm2vXr9Lp4Wn8Zt3Hc6Jd1Fb5Gs0Ye-Ua8Ri2Oe7Tw4Yq9Pz3Xv6Mn1Bc5Dl0Kj"
@@ -191,3 +192,44 @@ def test_settlement_max_sends_is_read_from_the_environment(tmp_path):
         CASINO_SETTLEMENT_MAX_SENDS="4", CASINO_DATA_DIR=str(tmp_path),
     )  # fmt: skip
     assert (default.stdout.strip(), chosen.stdout.strip()) == ("10", "4")
+
+
+@pytest.mark.parametrize(
+    ("raw", "rate"),
+    [
+        ("1200/60", (1200, 60)),
+        ("1200/min", (1200, 60)),
+        ("20/s", (20, 1)),
+        ("100/30s", (100, 30)),
+        ("5000/hour", (5000, 3600)),
+        (" 7 / 2m ", (7, 120)),
+        ("off", None),
+        ("OFF", None),
+        ("", (600, 60)),  # empty: the default
+    ],
+)
+def test_a_budget_is_read_as_requests_and_seconds(monkeypatch, raw, rate):
+    monkeypatch.setenv("CASINO_THROTTLE_TEST", raw)
+    assert env_rate("CASINO_THROTTLE_TEST", "600/60") == rate
+
+
+@pytest.mark.parametrize("raw", ["1200", "0/60", "10/0", "-1/60", "ten/min", "10/fortnight", "10/"])
+def test_a_bad_budget_is_refused_naming_the_variable(monkeypatch, raw):
+    monkeypatch.setenv("CASINO_THROTTLE_TEST", raw)
+    with pytest.raises(ImproperlyConfigured, match=f"^CASINO_THROTTLE_TEST={raw!r}: expected"):
+        env_rate("CASINO_THROTTLE_TEST", "600/60")
+
+
+def test_the_budgets_are_read_from_the_environment(tmp_path):
+    code = (
+        "from django.conf import settings; print(settings.CASINO_THROTTLE_TOKEN, "
+        "settings.CASINO_THROTTLE_USER, settings.CASINO_THROTTLE_ANONYMOUS, "
+        "settings.CASINO_THROTTLE_DEVICE, settings.CASINO_THROTTLE_PROBE)"
+    )
+    default = manage("shell", "--no-imports", "-c", code, CASINO_DATA_DIR=str(tmp_path))
+    chosen = manage(
+        "shell", "--no-imports", "-c", code, CASINO_DATA_DIR=str(tmp_path),
+        CASINO_THROTTLE_TOKEN="50/s", CASINO_THROTTLE_PROBE="off",
+    )  # fmt: skip
+    assert default.stdout.strip() == "(1200, 60) (1200, 60) (600, 60) (300, 60) (1200, 60)"
+    assert chosen.stdout.strip() == "(50, 1) (1200, 60) (600, 60) (300, 60) None"
