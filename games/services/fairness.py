@@ -121,8 +121,9 @@ def floor_fairness(*, holder_id: int | None = None) -> list[Fairness]:
     if holder_id is not None:
         rows = rows.filter(equipment_set__holder_id=holder_id)
     every = list(
-        rows.select_related("table", "equipment_set")
-        .order_by("table__number", "composition", "put_in_play_at")
+        rows.select_related("table", "equipment_set").order_by(
+            "table__number", "composition", "put_in_play_at"
+        )
     )
     every = [row for row in every if row.equipment_set.kind == DICE]
     by_set: dict[int, list[SetInPlay]] = {}
