@@ -137,7 +137,13 @@ def _attachment(request: Request, response: Response, name: str) -> Response:
     return response
 
 
-def _test_rows(head, label, test, expected, tail) -> Iterable[list[Any]]:
+def _test_rows(
+    head: list[Any],
+    label: str,
+    test: Mapping[str, Any],
+    expected: list[Any],
+    tail: list[Any],
+) -> Iterable[list[Any]]:
     figures = [test["chi_square"], test["degrees_of_freedom"], test["p_value"], test["valid"]]
     for category, (count, each) in enumerate(zip(test["counts"], expected, strict=True), 1):
         yield [*head, label, category, count, each, *figures, *tail]
