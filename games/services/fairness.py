@@ -112,15 +112,18 @@ def set_fairness(equipment_set: EquipmentSet) -> Fairness:
     return _fairness(equipment_set, stretches, _events(stretches), _p_threshold(equipment_set))
 
 
-def floor_fairness() -> list[Fairness]:
-    """Every dice set in play now, by table number (two queries, and one a holder for its
-    threshold)."""
+def floor_fairness(*, holder_id: int | None = None) -> list[Fairness]:
+    """Every dice set in play now (of one certificate holder, or all), by table number:
+    two queries, and one a holder for its threshold."""
     # Every stretch of every set that is in play now (dice are single-use, retired when
     # they leave play, but a set's earlier stretches would count too).
+    rows = SetInPlay.objects.filter(equipment_set__times_in_play__removed_at__isnull=True)
+    if holder_id is not None:
+        rows = rows.filter(equipment_set__holder_id=holder_id)
     every = list(
-        SetInPlay.objects.filter(equipment_set__times_in_play__removed_at__isnull=True)
-        .select_related("table", "equipment_set")
-        .order_by("table__number", "composition", "put_in_play_at")
+        rows.select_related("table", "equipment_set").order_by(
+            "table__number", "composition", "put_in_play_at"
+        )
     )
     every = [row for row in every if row.equipment_set.kind == DICE]
     by_set: dict[int, list[SetInPlay]] = {}

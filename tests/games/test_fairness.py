@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from casino.models import RulesSubmission, SetInPlay
+from casino.models import CertificateHolder, RulesSubmission, SetInPlay
 from casino.services.equipment import set_changeout
 from games.models import Round, RoundEvent
 from games.services.fairness import NotDice, floor_fairness, set_fairness
@@ -160,3 +160,10 @@ def test_two_queries_a_set(django_assert_num_queries):
     assert fairness.throws == 3
     with django_assert_num_queries(2):
         assert len(floor_fairness()) == 1
+
+
+def test_the_floor_of_one_certificate_holder():
+    table = compliant_table("sic_bo").table
+    other = CertificateHolder.objects.create(name="Allegheny Test Casino")
+    assert [f.table_number for f in floor_fairness(holder_id=table.holder_id)] == [table.number]
+    assert floor_fairness(holder_id=other.pk) == []
