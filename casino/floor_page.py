@@ -671,8 +671,8 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
                 "kind": "hold",
                 "text": "hold out of band",
                 "detail": (
-                    f"z = {hold.z_score} (alert at ±{hold.threshold}): won ${hold.win}, "
-                    f"theory ${hold.theoretical_win}"
+                    f"z = {hold.z_score} (alert at ±{hold.threshold}): won "
+                    f"{_dollars(hold.win)}, theory {_dollars(hold.theoretical_win)}"
                 ),
                 "url": f"{url}?date={day.isoformat()}",
             }
@@ -706,6 +706,11 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
         "tables": tables,
         "report_url": reverse("admin:casino_table_statistics"),
     }
+
+
+def _dollars(value: Decimal) -> str:
+    """-$4130.00, not $-4130.00."""
+    return f"-${-value}" if value < 0 else f"${value}"
 
 
 def statistics_read() -> dict[str, Any]:

@@ -68,10 +68,9 @@ def _day(request: HttpRequest) -> date | None:
 BAD_DAY = "date must be YYYY-MM-DD, in the years 2000 to 2999"
 
 
-def hold_chart(table: Table, day: date) -> str:
-    """The table's chart for the gaming day, as SVG text."""
+def hold_chart(table: Table, day: date, threshold: Decimal) -> str:
+    """The table's chart for the gaming day, as SVG text (its band at `threshold` sd)."""
     start, end = gaming_day_bounds(day)
-    threshold = table_hold(table, day).threshold
     return win_chart_svg(
         hold_timeline(table, day),
         threshold=threshold,
@@ -122,7 +121,8 @@ def table_hold_view(
     day = _day(request)
     if day is None:
         return HttpResponseBadRequest(BAD_DAY)
-    chart = hold_chart(table, day)
+    hold = table_hold(table, day)
+    chart = hold_chart(table, day, hold.threshold)
     if request.GET.get("format") == "svg":
         return _svg(chart, f"hold-{slugify(table.number)}-{day}")
     start, end = gaming_day_bounds(day)
@@ -134,7 +134,7 @@ def table_hold_view(
         "next_day": date.fromordinal(day.toordinal() + 1),
         "start": start,
         "end": end,
-        "hold": table_hold(table, day),
+        "hold": hold,
         "shifts": table_hold_by_shift(table, day),
         "submissions": table_hold_by_submission(table, day),
         "chart": mark_safe(chart),  # casino.charts escapes every text

@@ -215,6 +215,11 @@ def test_the_badges_are_computed_once_a_minute(
     assert floor_page.STATISTICS_SECONDS == 60
 
 
+def test_a_house_losing_reads_minus_dollars():
+    assert floor_page._dollars(Decimal("-4130.00")) == "-$4130.00"
+    assert floor_page._dollars(Decimal("0.83")) == "$0.83"
+
+
 def test_the_badges_need_the_floor_right(client: Client):
     assert client.get("/floor/statistics.json").status_code == 401
     login(client, None, "nobody")
