@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -69,13 +70,20 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = request_id_of(request)
         request.request_id = request_id
-        token = _context.set({"request_id": request_id})
-        try:
-            response = self.get_response(request)
-        finally:
-            _context.reset(token)  # a gunicorn thread serves the next request clean
+        # Kept until the response is closed (`_request_context_clear`): Django logs a 4xx
+        # or 5xx after the middleware has returned, and that line carries the id too.
+        _context.set({"request_id": request_id})
+        response = self.get_response(request)
         response[REQUEST_ID_HEADER] = request_id
         return response
+
+
+def _request_context_clear(**kwargs: Any) -> None:
+    # The server closed the response: the thread's next request starts clean.
+    _context.set(None)
+
+
+request_finished.connect(_request_context_clear, dispatch_uid="casino.logs.request_finished")
 
 
 class ContextFilter(logging.Filter):

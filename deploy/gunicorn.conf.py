@@ -2,6 +2,10 @@
 
 import multiprocessing
 import os
+import shutil
+from typing import Any
+
+from prometheus_client import multiprocess
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
@@ -17,3 +21,21 @@ accesslog = "-"
 errorlog = "-"
 # The load balancer in front terminates TLS and sets X-Forwarded-Proto.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# /metrics adds up every worker's counters and histograms through files in
+# PROMETHEUS_MULTIPROC_DIR (casino/metrics.py): emptied when the server starts, and a dead
+# worker's live gauges removed (its counters stay: they are totals).
+metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+def on_starting(server: Any) -> None:
+    """Before the first worker: an empty metrics directory (a previous run's files out)."""
+    if metrics_dir:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        os.makedirs(metrics_dir, exist_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker gone: prometheus_client's bookkeeping for a dead process."""
+    if metrics_dir:
+        multiprocess.mark_process_dead(worker.pid, metrics_dir)
