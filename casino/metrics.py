@@ -23,6 +23,9 @@ from django.db import transaction
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, multiprocess
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+# A process given the variable writes there from its first count: the directory must be.
+if os.environ.get(MULTIPROC_VARIABLE):
+    Path(os.environ[MULTIPROC_VARIABLE]).mkdir(parents=True, exist_ok=True)
 
 # Seconds: a request is milliseconds; a round's settlement well under a second on a sound
 # floor, seconds while the sweep sends a lost message again (issue 19), minutes when stuck.
