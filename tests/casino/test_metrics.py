@@ -8,7 +8,9 @@ tested with real processes in tests/casino/test_metrics_processes.py.
 
 import io
 import json
+import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -293,3 +295,18 @@ def test_a_metrics_token_under_32_characters_is_refused_in_production():
     assert production_refusals({**env, "CASINO_METRICS_TOKEN": "t" * 31}) == [
         "CASINO_METRICS_TOKEN has 31 characters; 32 or more are required"
     ]
+
+
+def test_every_metric_the_deploy_docs_name_is_served(settings):
+    settings.CASINO_METRICS_TOKEN = ""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
+    named = set(re.findall(r"\b(casino_[a-z_]+)", docs))
+    served = Client().get("/metrics").content.decode()
+    types = set(re.findall(r"^# TYPE (\S+) ", served, re.M))
+    suffixes = ("_bucket", "_count", "_sum")
+    missing = {
+        name
+        for name in named
+        if name not in types and not any(name.removesuffix(s) in types for s in suffixes)
+    }
+    assert len(named) >= 13 and missing == set()
