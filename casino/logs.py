@@ -136,22 +136,29 @@ CELERY_ROUTINE_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.t
 
 
 class RoutineTasksQuiet(logging.Filter):
-    """Beat's routine tasks (a watch every second) at DEBUG: their INFO lines from Celery
-    are demoted, and dropped unless the root logger is at DEBUG."""
+    """Beat's routine tasks (a watch every second) at `level` (DEBUG): their INFO lines
+    from Celery are demoted to it, and dropped when the root logger is above it."""
 
-    def __init__(self, tasks: Iterable[str] = ()) -> None:
+    def __init__(self, tasks: Iterable[str] = (), level: str = "DEBUG") -> None:
         super().__init__()
         self.tasks = tuple(tasks)
+        self.levelno = logging.getLevelName(level.upper())
+        if not isinstance(self.levelno, int):
+            raise ValueError(f"no log level {level!r}")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno != logging.INFO or not record.name.startswith(CELERY_ROUTINE_LOGGERS):
+        if (
+            record.levelno != logging.INFO
+            or self.levelno >= logging.INFO
+            or not record.name.startswith(CELERY_ROUTINE_LOGGERS)
+        ):
             return True
         message = record.getMessage()
         if not any(f"{task}[" in message or f"({task})" in message for task in self.tasks):
             return True
-        if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        if logging.getLogger().getEffectiveLevel() > self.levelno:
             return False
-        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.levelno, record.levelname = self.levelno, logging.getLevelName(self.levelno)
         return True
 
 

@@ -397,14 +397,18 @@ CASINO_METRICS_TOKEN = env_str("CASINO_METRICS_TOKEN", "")
 
 # --- Logs (casino/logs.py) --------------------------------------------------------------
 # JSON lines in production, text in development (CASINO_LOG_FORMAT overrides: json, plain);
-# every line with the request id, table and round it belongs to. Beat's routine tasks log
-# at DEBUG: their Celery lines are dropped at INFO; their failures still log.
+# every line with the request id, table and round it belongs to. Beat's routine tasks'
+# Celery lines (sent, received, succeeded) log at CASINO_ROUTINE_LOG_LEVEL: dropped at
+# INFO by default; their failures still log.
 CASINO_LOG_FORMAT = env_str("CASINO_LOG_FORMAT", "json" if PRODUCTION else "plain")
 if CASINO_LOG_FORMAT not in ("json", "plain"):
     raise ImproperlyConfigured(f"CASINO_LOG_FORMAT={CASINO_LOG_FORMAT!r}: expected json or plain")
-CASINO_ROUTINE_TASKS = sorted(
-    {entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()} | {"monitoring.worker_ping_answer"}
-)
+CASINO_ROUTINE_LOG_LEVEL = env_str("CASINO_ROUTINE_LOG_LEVEL", "DEBUG").upper()
+if CASINO_ROUTINE_LOG_LEVEL not in ("DEBUG", "INFO"):
+    raise ImproperlyConfigured(
+        f"CASINO_ROUTINE_LOG_LEVEL={CASINO_ROUTINE_LOG_LEVEL!r}: expected DEBUG or INFO"
+    )
+CASINO_ROUTINE_TASKS = sorted({entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()})
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -417,7 +421,11 @@ LOGGING = {
     },
     "filters": {
         "context": {"()": "casino.logs.ContextFilter"},
-        "routine": {"()": "casino.logs.RoutineTasksQuiet", "tasks": CASINO_ROUTINE_TASKS},
+        "routine": {
+            "()": "casino.logs.RoutineTasksQuiet",
+            "tasks": CASINO_ROUTINE_TASKS,
+            "level": CASINO_ROUTINE_LOG_LEVEL,
+        },
     },
     "handlers": {
         "console": {

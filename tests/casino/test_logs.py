@@ -258,7 +258,16 @@ def test_every_beat_task_is_routine():
         "monitoring.devices_watch",
         "monitoring.heartbeats_flush",
     }
-    assert set(settings.CASINO_ROUTINE_TASKS) == beat | {"monitoring.worker_ping_answer"}
+    assert sorted(beat) == settings.CASINO_ROUTINE_TASKS
+    # The pings' answers (a few a minute) stay at INFO: an operator's ping_workers reads them.
+    assert "monitoring.worker_ping_answer" not in settings.CASINO_ROUTINE_TASKS
+
+
+@pytest.mark.parametrize(("logger", "message", "args"), ROUTINE)
+def test_routine_task_lines_stay_at_info_when_asked(logger, message, args):
+    quiet = logs.RoutineTasksQuiet(settings.CASINO_ROUTINE_TASKS, level="INFO")
+    record = celery_record(logger, logging.INFO, message, *args)
+    assert quiet.filter(record) is True and record.levelno == logging.INFO
 
 
 # --- Sentry ----------------------------------------------------------------------------------
