@@ -15,11 +15,13 @@ answer under /api/ or /devices/ also counts its body's `code`.
 import functools
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from rest_framework.response import Response
@@ -34,6 +36,15 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 # The floor's state, read at scrape time: one registry a process, read beside the counters.
 FLOOR_REGISTRY = CollectorRegistry()
 FLOOR_REGISTRY.register(FloorCollector())
+
+
+READABLE = (
+    b"# HELP casino_floor_state_readable 1 when this scrape read the floor's state (the"
+    b" database), 0 when it could not.\n"
+    b"# TYPE casino_floor_state_readable gauge\n"
+    b"casino_floor_state_readable %d\n"
+)
+log = logging.getLogger(__name__)
 
 
 def metrics_allowed(request: HttpRequest) -> bool | None:
@@ -65,7 +76,12 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
         response = HttpResponse("GET only\n", status=405, content_type="text/plain")
         response["Allow"] = "GET, HEAD"
         return response
-    body = generate_latest(metrics.registry()) + generate_latest(FLOOR_REGISTRY)
+    try:
+        floor, readable = generate_latest(FLOOR_REGISTRY), 1
+    except DatabaseError:  # the counters still answer; the state says it is missing
+        log.exception("/metrics could not read the floor's state")
+        floor, readable = b"", 0
+    body = generate_latest(metrics.registry()) + floor + READABLE % readable
     return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
 
 

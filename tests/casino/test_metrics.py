@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from django.urls import resolve
 from prometheus_client import REGISTRY
@@ -310,3 +311,17 @@ def test_every_metric_the_deploy_docs_name_is_served(settings):
         if name not in types and not any(name.removesuffix(s) in types for s in suffixes)
     }
     assert len(named) >= 13 and missing == set()
+
+
+def test_the_counters_answer_when_the_floors_state_cannot_be_read(settings, monkeypatch):
+    settings.CASINO_METRICS_TOKEN = ""
+    assert scraped(Client())[("casino_floor_state_readable", ())] == 1
+
+    def down(now):
+        raise OperationalError("the database is unreachable")
+
+    monkeypatch.setattr("gaming.metrics.settlement_waiting", down)
+    samples = scraped(Client())
+    assert samples[("casino_floor_state_readable", ())] == 0
+    assert not any(name.startswith("casino_settlement_requests") for name, _ in samples)
+    assert "casino_http_responses_total" in {name for name, _ in samples}
