@@ -164,6 +164,7 @@ class Floor:
             f"  Floor: {self.base}/floor/",
             f"  Admin: {self.base}/admin/",
             f"  API:   {self.base}/api/v1/ (docs: {self.base}/api/v1/docs/)",
+            f"  Metrics: {self.base}/metrics (Prometheus; every process's counters)",
             "  Login: demo / demo-floor",
             "  A token: .venv/bin/python manage.py api_token_issue --user demo-integrator "
             "--by demo-ops",
