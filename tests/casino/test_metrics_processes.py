@@ -7,8 +7,11 @@ first imported, from the environment, as each process of the floor does.
 
 import os
 import runpy
+import socket
 import subprocess
 import sys
+import urllib.request
+import uuid
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,6 +20,7 @@ from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from casino import metrics
+from tests.services import celery_worker, project_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,3 +106,33 @@ def test_floor_py_gives_its_processes_one_fresh_directory(tmp_path, monkeypatch)
     assert list(directory.iterdir()) == []
     # Set in floor.py's own environment, which every process it starts inherits.
     assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(directory)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.integration
+def test_a_worker_with_a_metrics_port_serves_its_processes_counters(tmp_path):
+    # The embedded broker: no server needed. A previous run's counts are in the directory.
+    directory, port = tmp_path / "metrics", free_port()
+    write_in_a_process(directory)
+    env = project_env(
+        CASINO_DATA_DIR=str(tmp_path),
+        PROMETHEUS_MULTIPROC_DIR=str(directory),
+        CASINO_WORKER_METRICS_PORT=str(port),
+    )
+    node = f"metrics-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+    with celery_worker(env, tmp_path / "worker.log", node):
+        url = f"http://127.0.0.1:{port}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            first = samples(answer.read().decode())
+        # Emptied at the worker's start: the last run's rounds are not counted again.
+        assert ("casino_rounds_opened_total", (("game", "craps"),)) not in first
+        write_in_a_process(directory)  # as one of its pool processes would
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            found = samples(answer.read().decode())
+    assert found[("casino_rounds_opened_total", (("game", "craps"),))] == 2
+    assert found[("casino_round_result_to_settled_seconds_count", (("game", "craps"),))] == 1
