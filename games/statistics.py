@@ -14,9 +14,10 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from math import comb, lcm
 
 from games.replay import engine_events
-from games.rules.core import ParOutcome, ParRecord, RuleViolation
+from games.rules.core import ParOutcome, ParRecord, RuleViolation, Wager
 from games.rules.core.engine import Engine
 from games.rules.craps import bets as craps_bets
 from games.rules.craps.bets import bet_from_kind as craps_bet
@@ -24,6 +25,14 @@ from games.rules.craps.paytables import POWER_ODDS
 from games.rules.craps.settlement import OddsProgress
 from games.rules.craps.settlement import Roll as CrapsRoll
 from games.rules.craps.settlement import decide as craps_decide
+from games.rules.high_roll_dice.par import first_roll_distribution
+from games.rules.high_roll_dice.settlement import FirstRoll as HrdFirstRoll
+from games.rules.high_roll_dice.settlement import settle_extra_roll as hrd_settle_extra_roll
+from games.rules.high_roll_dice.settlement import settle_first_roll as hrd_settle_first_roll
+from games.rules.high_roll_dice.wagers import EXTRA_ROLL as HRD_EXTRA_ROLL
+from games.rules.high_roll_dice.wagers import Kind as HrdKind
+from games.rules.high_roll_dice.wagers import Placed as HrdPlaced
+from games.rules.high_roll_dice.wagers import parse_kind as hrd_parse_kind
 from games.rules.sic_bo.settlement import decide as sic_bo_decide
 from games.rules.sic_bo.wagers import bet_from_kind as sic_bo_bet
 
@@ -227,6 +236,89 @@ def craps_one_roll_moments(
             second += win * win
     mean = total / 36
     return mean, second / 36 - mean * mean
+
+
+@cache
+def _hrd_states(dice: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...], int]:
+    """Every outcome of a High Roll Dice round as the table reads it: (face with the most
+    matches, how many, how many re-thrown dice then match it on an Extra Roll), with its
+    weight out of the returned total. The first roll decides every wager by its face and
+    count alone (§ 675a.2(d)); an Extra Roll re-throws the other dice (§ 675a.4(g)).
+    Wagers no Extra Roll touches are simply the same in every branch of a first roll."""
+    total = 6 ** (2 * dice)
+    states, weights = [], []
+    for (face, count), p_first in sorted(first_roll_distribution(dice).items()):
+        rethrown = dice - count
+        for added in range(rethrown + 1):
+            p_extra = (
+                comb(rethrown, added)
+                * Fraction(1, 6) ** added
+                * Fraction(5, 6) ** (rethrown - added)
+            )
+            weight = p_first * p_extra * total
+            assert weight.denominator == 1
+            states.append((face, count, added))
+            weights.append(int(weight))
+    return tuple(states), tuple(weights), total
+
+
+# A stake large enough that the engine's rounding down to the cent is exact at every odds.
+_UNIT = Decimal(10**8)
+
+
+@cache
+def hrd_unit_wins(kind: str, extra_roll: bool, dice: int) -> tuple[tuple[int, ...], int]:
+    """The house's win per unit staked on `kind` in each of `_hrd_states`, as integers over
+    the returned denominator; `extra_roll`: its player bought the Extra Roll. Each state is
+    decided by the engine's own settlement (first roll, then the Extra Roll)."""
+    area = hrd_parse_kind(kind, dice)
+    if not isinstance(area, HrdKind):
+        raise ValueError(f"{kind!r}: {area.message}")
+    if area.area == HRD_EXTRA_ROLL:
+        return (1,) * len(_hrd_states(dice)[0]), 1  # collected whatever the dice
+    placed = [HrdPlaced(Wager("w", "p", kind, _UNIT), area)]
+    if extra_roll:
+        placed.append(HrdPlaced(Wager("x", "p", HRD_EXTRA_ROLL, _UNIT), HrdKind(HRD_EXTRA_ROLL)))
+    wins: list[Fraction] = []
+    for face, count, added in _hrd_states(dice)[0]:
+        roll = HrdFirstRoll(face, count, dice)
+        decisions, working = hrd_settle_first_roll(placed, roll)
+        if working:
+            other = 1 if face != 1 else 2
+            rethrown = [face] * added + [other] * (roll.rethrown - added)
+            decisions = [*decisions, *hrd_settle_extra_roll(working, roll, rethrown)]
+        [decision] = [d for d in decisions if d.placed.wager.id == "w"]
+        won = -Fraction(decision.winnings) if decision.result == "win" else Fraction(_UNIT)
+        wins.append(won / Fraction(_UNIT))
+    denominator = lcm(*(w.denominator for w in wins))
+    return tuple(int(w * denominator) for w in wins), denominator
+
+
+def high_roll_dice_round_moments(
+    wagers: Sequence[tuple[str, str, Decimal]], dice: int
+) -> tuple[Fraction, Fraction]:
+    """The exact mean and variance of the house's win on one High Roll Dice round, every
+    wager together (player, kind, stake): the round's few hundred outcomes (`_hrd_states`),
+    each wager decided by the engine's own settlement. Wagers on one roll of the same dice
+    are correlated (two Pip Street faces never both win); their variances do not add."""
+    states, weights, total = _hrd_states(dice)
+    extra = {player for player, kind, _ in wagers if kind == HRD_EXTRA_ROLL}
+    vectors = [
+        (hrd_unit_wins(kind, player in extra, dice), int(amount * 100))
+        for player, kind, amount in wagers
+    ]
+    common = lcm(*(denominator for (_, denominator), _ in vectors))
+    wins = [0] * len(states)
+    for (units, denominator), cents in vectors:
+        scale = cents * (common // denominator)
+        for i, unit in enumerate(units):
+            if unit:
+                wins[i] += scale * unit
+    first = sum(w * x for w, x in zip(weights, wins, strict=True))
+    second = sum(w * x * x for w, x in zip(weights, wins, strict=True))
+    unit = total * 100 * common
+    mean = Fraction(first, unit)
+    return mean, Fraction(second, unit * 100 * common) - mean * mean
 
 
 def correlated_bound(variances: Sequence[Fraction]) -> Decimal:

@@ -135,8 +135,8 @@ FORMAT = OpenApiParameter(
 DAY = OpenApiParameter(
     "day",
     OpenApiTypes.DATE,
-    description="A gaming day, YYYY-MM-DD (it starts at CASINO_GAMING_DAY_START). "
-    "Default: the current gaming day.",
+    description="A gaming day, YYYY-MM-DD, 2000-01-01 to 2999-12-31 (it starts at "
+    "CASINO_GAMING_DAY_START). Default: the current gaming day.",
 )
 SHIFT = OpenApiParameter(
     "shift", OpenApiTypes.INT, enum=[1, 2, 3], description="One shift of 8 hours of the day."
@@ -168,14 +168,22 @@ class CsvErrors:
         return response
 
 
+# Days the floor can have played: a zone's old local mean time (New York's -04:56:02 before
+# 1883) is no offset an ISO 8601 date-time can write, and 9999-12-31 has no next day.
+FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
+
+
 def _day(request: Request) -> date:
     text = request.query_params.get("day")
     if text is None:
         return current_gaming_day()
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-24") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ApiError(400, "invalid", f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
+    return day
 
 
 def _shift(request: Request) -> int | None:

@@ -5,8 +5,9 @@ the wagers counted are those placed in the period and decided (a void returns th
 so it is no wager); drop is their stakes, win the house's side of their resolutions (what
 the ledger posted), theoretical win the sum of stake x the exact house edge of each
 wager's PAR record under the round's options, and the variance the sum over rounds of
-each round's variance (rounds are independent): exact for a Sic Bo throw, otherwise the
-perfectly-correlated bound (sum of the wagers' standard deviations, squared).
+each round's variance (rounds are independent): exact for a Sic Bo throw, a High Roll Dice
+round and the one-roll wagers of a Craps throw, otherwise the perfectly-correlated bound
+(sum of the wagers' standard deviations, squared).
 """
 
 import json
@@ -37,6 +38,7 @@ from games.statistics import (
     craps_one_roll_moments,
     craps_wager_context,
     fraction_decimal,
+    high_roll_dice_round_moments,
     is_one_roll,
     par_kind,
     record_from_document,
@@ -47,6 +49,8 @@ from games.statistics import (
 log = logging.getLogger(__name__)
 
 SHIFTS = 3
+# Games whose round is enumerated whole: every wager's joint outcome, exactly.
+EXACT = ("sic_bo", "high_roll_dice")
 SHIFT_HOURS = 8
 CENT = Decimal("0.01")
 HOLD_PLACES = Decimal("0.0001")
@@ -228,13 +232,16 @@ def _round_figures(
         counted.append(wager)
         if round_.game == "craps" and is_one_roll(wager.kind):
             one_roll.append((wager.kind, wager.amount, power.get(wager.ref)))
-        elif round_.game != "sic_bo":
+        elif round_.game not in EXACT:
             variances.append(stake * stake * unit_variance)
     if not counted:
         return None
     round_variance: Fraction | Decimal
     if round_.game == "sic_bo":
         _, round_variance = sic_bo_round_moments([(w.kind, w.amount) for w in counted])
+    elif round_.game == "high_roll_dice":
+        every = [(w.player, w.kind, w.amount) for w in counted]
+        _, round_variance = high_roll_dice_round_moments(every, options.dice)
     else:
         if one_roll:
             _, exact = craps_one_roll_moments(one_roll, options)

@@ -114,7 +114,13 @@ def test_the_floor_lists_each_table_with_play_as_json_and_csv():
 
 @pytest.mark.parametrize(
     "query, field",
-    [("day=yesterday", "day"), ("day=2026-02-30", "day"), ("shift=4", "shift")],
+    [
+        ("day=yesterday", "day"),
+        ("day=2026-02-30", "day"),
+        ("day=1883-01-01", "day"),  # New York's local mean time: no ISO offset
+        ("day=9999-12-31", "day"),  # no next day
+        ("shift=4", "shift"),
+    ],
 )
 def test_a_bad_day_or_shift_is_a_400_in_the_one_json_body_even_for_csv(query, field):
     table = played_table()

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from casino.models import StatisticsThresholds
-from games.models import Round
+from games.models import Resolution, Round
 from games.services.hold import (
     floor_hold,
     gaming_day_bounds,
@@ -18,7 +18,7 @@ from games.services.hold import (
     table_hold,
     table_hold_by_submission,
 )
-from games.statistics import fraction_sqrt
+from games.statistics import fraction_decimal, fraction_sqrt, high_roll_dice_round_moments
 from tests.casino.floor_fixtures import T0, at
 from tests.games.round_fixtures import M, close, open_table, opened, place, result, settle, wager
 
@@ -196,3 +196,24 @@ def test_multi_roll_wagers_of_one_round_take_the_correlated_bound():
         Fraction(845, 726)
     )
     assert hold.standard_deviation == deviation.quantize(Decimal("0.01")) == Decimal("22.95")
+
+
+def test_a_high_roll_dice_round_is_enumerated_whole():
+    table = open_table("high_roll_dice")
+    round_ = opened(table, now=T0 + M)
+    place(round_, wager("ann", "pip:1", "10"), wager("bob", "pip:2", "10"), now=T0 + 2 * M)
+    close(round_, now=T0 + 3 * M)
+    result(round_, "throw", [1, 1, 1, 2, 3, 4, 5, 6, 6, 2], now=T0 + 4 * M)  # three aces
+    settle(round_, now=T0 + 5 * M)
+
+    hold = table_hold(table, DAY)
+
+    # tests/rules/test_hold_statistics.py works out the pair's joint moments per unit.
+    mean, variance = high_roll_dice_round_moments(
+        [("ann", "pip:1", Decimal(1)), ("bob", "pip:2", Decimal(1))], 10
+    )
+    assert hold.theoretical_win == (10 * fraction_decimal(mean)).quantize(Decimal("0.01"))
+    assert hold.standard_deviation == (10 * fraction_sqrt(variance)).quantize(Decimal("0.01"))
+    assert (
+        hold.drop == 20 and hold.win == 10 - Resolution.objects.get(wager__ref__endswith=".1").net
+    )

@@ -12,6 +12,7 @@ from games.rules.core import ParOutcome, ParRecord
 from games.rules.craps import bets as craps_bets
 from games.rules.craps.options import CrapsOptions
 from games.rules.craps.paytables import POINT_NUMBERS, POWER_ODDS
+from games.rules.registry import engine_get
 from games.rules.sic_bo.wagers import every_bet as sic_bo_bets
 from games.rules.three_dice_football.wagers import FULL_GAME_KINDS, SINGLE_PLAY_KINDS
 from games.services.hold import par_record
@@ -19,6 +20,7 @@ from games.statistics import (
     UnmappedWager,
     correlated_bound,
     craps_one_roll_moments,
+    high_roll_dice_round_moments,
     is_one_roll,
     par_kind,
     record_from_document,
@@ -146,3 +148,41 @@ def test_every_one_roll_wager_alone_is_its_par_record_power_odds_too():
             alone = craps_one_roll_moments([(kind, Decimal(1), (key, odds.wins))], options)
             record = stored("craps", f"power_odds:{key}:{odds.wins}")
             assert alone == unit_moments(record), (key, odds.wins)
+
+
+def test_every_high_roll_dice_wager_alone_is_its_par_record():
+    for dice, kinds in (
+        (10, [*(f"pip:{f}" for f in range(1, 7)), *(f"like_kind:{k}" for k in range(2, 9))]),
+        (6, [*(f"pip:{f}" for f in range(1, 7)), *(f"like_kind:{k}" for k in range(2, 7))]),
+    ):
+        sheet = {
+            r.kind: r
+            for r in engine_get("high_roll_dice").par_sheet(
+                engine_get("high_roll_dice").parse_options({"dice": dice})
+            )
+        }
+        for kind in [*kinds, "millionaire:9", "millionaire:10", "extra_roll", "no_match"]:
+            if kind not in sheet:
+                continue  # not offered with this many dice
+            alone = high_roll_dice_round_moments([("p", kind, Decimal(1))], dice)
+            assert alone == unit_moments(sheet[kind]), (dice, kind)
+    for k in range(2, 9):  # with the Extra Roll bought (its price counted apart)
+        bought = [("p", f"like_kind:{k}", Decimal(1)), ("p", "extra_roll", Decimal(0))]
+        record = stored("high_roll_dice", f"like_kind:{k}+extra")
+        assert high_roll_dice_round_moments(bought, 10) == unit_moments(record), k
+
+
+def test_two_pip_street_faces_on_one_roll_never_both_win():
+    # The roll's face is one face: on face 1 (q1) the house pays a1 and keeps the other
+    # stake, on face 2 (q2) pays a2 and keeps the other, else keeps both. Not the sum of
+    # the two variances.
+    (q1, a1), (q2, a2) = (
+        next((o.probability, o.net) for o in stored("high_roll_dice", k).outcomes if o.net > 0)
+        for k in ("pip:1", "pip:2")
+    )
+    mean = (1 - a1) * q1 + (1 - a2) * q2 + 2 * (1 - q1 - q2)
+    second = (1 - a1) ** 2 * q1 + (1 - a2) ** 2 * q2 + 4 * (1 - q1 - q2)
+    pair = [("ann", "pip:1", Decimal(1)), ("bob", "pip:2", Decimal(1))]
+    assert high_roll_dice_round_moments(pair, 10) == (mean, second - mean * mean)
+    apart = sum(unit_moments(stored("high_roll_dice", k))[1] for k in ("pip:1", "pip:2"))
+    assert second - mean * mean < apart
