@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -163,6 +164,7 @@ class Floor:
             f"  Floor: {self.base}/floor/",
             f"  Admin: {self.base}/admin/",
             f"  API:   {self.base}/api/v1/ (docs: {self.base}/api/v1/docs/)",
+            f"  Metrics: {self.base}/metrics (Prometheus; every process's counters)",
             "  Login: demo / demo-floor",
             "  A token: .venv/bin/python manage.py api_token_issue --user demo-integrator "
             "--by demo-ops",
@@ -212,9 +214,23 @@ class Floor:
                 process.wait()
 
 
+def metrics_dir_prepare() -> Path:
+    """Where the web server, the worker's processes and beat write their counters, which
+    /metrics adds up (PROMETHEUS_MULTIPROC_DIR, casino/metrics.py): under CASINO_DATA_DIR
+    unless set, emptied before the processes start, and handed to each of them."""
+    data_dir = Path(os.environ.get("CASINO_DATA_DIR") or ROOT / "var")
+    directory = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / "metrics")
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    return directory
+
+
 def run_floor(host: str, port: int) -> int:
     """Set everything up, then run the floor in the foreground until Ctrl-C."""
     python = ensure_venv()
+    metrics_dir_prepare()
     for step in (["migrate", "--noinput"], ["load_demo_floor"]):
         subprocess.run([str(python), "manage.py", *step], cwd=ROOT, check=True)
     floor = Floor(python, host, port)

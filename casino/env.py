@@ -38,6 +38,17 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """A number variable."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a number") from None
+
+
 def env_json(name: str, default: dict) -> dict:
     """A JSON object variable."""
     import json
@@ -97,6 +108,10 @@ DEVELOPMENT_SECRET_KEY = "development-only-key-never-used-in-production"
 MIN_KEY_LENGTH = 50
 
 
+# /metrics's bearer token (casino/api/metrics.py): a guessable one shows the floor to anyone.
+MIN_METRICS_TOKEN_LENGTH = 32
+
+
 def production_refusals(environ: Mapping[str, str]) -> list[str]:
     """Each unsafe or missing setting of DJANGO_ENV=production, one line each (none: safe).
 
@@ -119,6 +134,12 @@ def production_refusals(environ: Mapping[str, str]) -> list[str]:
     device_key = environ.get("CASINO_DEVICE_KEY")
     if device_key and device_key == environ.get("DJANGO_SECRET_KEY"):
         problems.append("CASINO_DEVICE_KEY is DJANGO_SECRET_KEY: give each its own key")
+    metrics_token = environ.get("CASINO_METRICS_TOKEN", "")
+    if metrics_token and len(metrics_token) < MIN_METRICS_TOKEN_LENGTH:
+        problems.append(
+            f"CASINO_METRICS_TOKEN has {len(metrics_token)} characters; "
+            f"{MIN_METRICS_TOKEN_LENGTH} or more are required"
+        )
     debug = environ.get("DJANGO_DEBUG", "").strip().lower()
     if debug in _TRUE:
         problems.append(

@@ -21,6 +21,7 @@ from kombu import Exchange, Queue
 from casino.env import (
     DEVELOPMENT_SECRET_KEY,
     env_bool,
+    env_float,
     env_int,
     env_json,
     env_list,
@@ -28,6 +29,7 @@ from casino.env import (
     env_str,
     production_refusals,
 )
+from casino.logs import sentry_init
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -71,7 +73,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: an oversize body refused unread, an outage a 503, every API error one body.
+    # A request id on every log line and answer; then /metrics and each request's time
+    # (casino/logs.py, casino/api/metrics.py): outermost, so they see every answer.
+    "casino.logs.RequestIdMiddleware",
+    "casino.api.metrics.MetricsMiddleware",
+    # Then: an oversize body refused unread, an outage a 503, every API error one body.
     "casino.api.middleware.ErrorBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -395,10 +401,60 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# --- Metrics (casino/metrics.py, casino/api/metrics.py, gaming/metrics.py) ---------------
+# /metrics needs `Authorization: Bearer <this>` when set; without it /metrics is open in
+# development and off (404) in production. 32 characters or more in production.
+CASINO_METRICS_TOKEN = env_str("CASINO_METRICS_TOKEN", "")
+
+# --- Logs (casino/logs.py) --------------------------------------------------------------
+# JSON lines in production, text in development (CASINO_LOG_FORMAT overrides: json, plain);
+# every line with the request id, table and round it belongs to. Beat's routine tasks'
+# Celery lines (sent, received, succeeded) log at CASINO_ROUTINE_LOG_LEVEL: dropped at
+# INFO by default; their failures still log.
+CASINO_LOG_FORMAT = env_str("CASINO_LOG_FORMAT", "json" if PRODUCTION else "plain")
+if CASINO_LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"CASINO_LOG_FORMAT={CASINO_LOG_FORMAT!r}: expected json or plain")
+CASINO_ROUTINE_LOG_LEVEL = env_str("CASINO_ROUTINE_LOG_LEVEL", "DEBUG").upper()
+if CASINO_ROUTINE_LOG_LEVEL not in ("DEBUG", "INFO"):
+    raise ImproperlyConfigured(
+        f"CASINO_ROUTINE_LOG_LEVEL={CASINO_ROUTINE_LOG_LEVEL!r}: expected DEBUG or INFO"
+    )
+CASINO_ROUTINE_TASKS = sorted({entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()})
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {
+            "()": "casino.logs.PlainFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        },
+        "json": {"()": "casino.logs.JsonFormatter"},
+    },
+    "filters": {
+        "context": {"()": "casino.logs.ContextFilter"},
+        "routine": {
+            "()": "casino.logs.RoutineTasksQuiet",
+            "tasks": CASINO_ROUTINE_TASKS,
+            "level": CASINO_ROUTINE_LOG_LEVEL,
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": CASINO_LOG_FORMAT,
+            "filters": ["context", "routine"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("CASINO_LOG_LEVEL", "INFO")},
 }
+
+# --- Error tracking ---------------------------------------------------------------------
+# Sentry (Django's and Celery's uncaught errors) when SENTRY_DSN is set; sentry_sdk is not
+# imported otherwise. No personal data is sent.
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    sentry_init(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", DJANGO_ENV),
+        traces_sample_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
+    )

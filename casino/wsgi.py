@@ -23,6 +23,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.exception import convert_exception_to_response
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
+from django.http import HttpRequest, HttpResponse
 from django.urls import resolve, reverse
 from django.utils.module_loading import import_string
 
@@ -61,8 +62,15 @@ class HeartbeatHandler(WSGIHandler):
         self._view_middleware: list = []
         self._template_response_middleware: list = []
         self._exception_middleware: list = []
-        # The view the URLconf routes the path to (devices.views.heartbeat).
-        chain = convert_exception_to_response(resolve(reverse("device-heartbeat")).func)
+        # The view the URLconf routes the path to (devices.views.heartbeat), with its match
+        # on the request as Django's resolver leaves it (the metrics' view label reads it).
+        match = resolve(reverse("device-heartbeat"))
+
+        def view(request: HttpRequest) -> HttpResponse:
+            request.resolver_match = match
+            return match.func(request)
+
+        chain = convert_exception_to_response(view)
         for path in reversed(settings.MIDDLEWARE):
             if path in HEARTBEAT_SKIPPED:
                 continue

@@ -2,8 +2,21 @@
 
 import multiprocessing
 import os
+import shutil
+import tempfile
+from typing import Any
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+
+# /metrics adds up every worker's counters and histograms through files in
+# PROMETHEUS_MULTIPROC_DIR (casino/metrics.py). Set before prometheus_client is imported
+# (here, in the master: the workers are forked from it), one directory per server.
+metrics_dir = os.environ.setdefault(
+    "PROMETHEUS_MULTIPROC_DIR",
+    os.path.join(tempfile.gettempdir(), f"casino-metrics-{bind.rsplit(':', 1)[-1]}"),
+)
+from prometheus_client import multiprocess  # noqa: E402 - after the variable, on purpose
+
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 # Threads: a heartbeat or a request mostly waits on Redis or PostgreSQL, and a sync worker
 # waits with its whole process (bench/README.md, heartbeats: about 1,000 a second on 4 sync
@@ -17,3 +30,15 @@ accesslog = "-"
 errorlog = "-"
 # The load balancer in front terminates TLS and sets X-Forwarded-Proto.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def on_starting(server: Any) -> None:
+    """Before the first worker: an empty metrics directory (a previous run's files out, and
+    a pid that comes back would add to them)."""
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    os.makedirs(metrics_dir, exist_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker gone: its live gauges removed (its counters stay: they are totals)."""
+    multiprocess.mark_process_dead(worker.pid, metrics_dir)

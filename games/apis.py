@@ -23,6 +23,7 @@ from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
 from casino.api.permissions import scoped
 from casino.api.writes import write
+from casino.logs import log_context
 from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.services.round_state import round_locked
@@ -164,13 +165,15 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         locked, with its last event's seq and its wagers' count, in the one statement the
         round flow would have read again (games/services/round_state.py)."""
         if self.request.method != "POST":
-            return super().get_object()
-        rows = self.get_queryset()  # the caller's scope; the list's ?filters play no part
-        try:
-            round_ = round_locked(Round(pk=self.kwargs["pk"]), rows=rows)
-        except (Round.DoesNotExist, ValueError):
-            raise Http404 from None
-        self.check_object_permissions(self.request, round_)
+            round_ = super().get_object()
+        else:
+            rows = self.get_queryset()  # the caller's scope; the list's ?filters play no part
+            try:
+                round_ = round_locked(Round(pk=self.kwargs["pk"]), rows=rows)
+            except (Round.DoesNotExist, ValueError):
+                raise Http404 from None
+            self.check_object_permissions(self.request, round_)
+        log_context(table=round_.table_id, round=round_.pk)  # on every line it logs
         return round_
 
     def _answer(self, round_: Round, status: int = 200) -> Response:
@@ -201,7 +204,9 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         given.is_valid(raise_exception=True)
         tables = scoped(Table.objects.all(), request, "holder")
         table = get_object_or_404(tables, pk=given.validated_data["table"])
+        log_context(table=table.pk)
         round_ = rounds.round_open(table, by=request.user, now=timezone.now())
+        log_context(round=round_.pk)
         return self._answer(round_, 201)
 
     @extend_schema(request=WagersInSerializer, responses={201: WagersOutSerializer})

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
+from casino import metrics
 from casino.actors import acting_person, is_device
 from casino.models import Table
 from casino.rules.text import shown_name
@@ -59,6 +60,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
         last = table.rounds.order_by("-number").first()
         # The game carries on from the last round unless the table has closed since.
         carries = last is not None and (table.closed_at is None or table.closed_at < last.opened_at)
+        metrics.on_commit(metrics.ROUNDS_OPENED.labels(table.game).inc)
         return Round.objects.create(
             table=table,
             number=last.number + 1 if last else 1,

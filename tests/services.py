@@ -96,6 +96,9 @@ def project_env(**overrides: str) -> dict[str, str]:
     }
     env["DJANGO_SETTINGS_MODULE"] = "casino.settings"
     env["PYTHONUNBUFFERED"] = "1"
+    # Beat's routine tasks' lines at INFO (quiet by default): the integration tests read
+    # them to know that beat's sweep ran (tests/workers).
+    env["CASINO_ROUTINE_LOG_LEVEL"] = "INFO"
     env.update(overrides)
     return env
 

@@ -19,7 +19,7 @@ sweep takes it again until a person sends it again from the admin.
 import json
 import logging
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -30,7 +30,9 @@ from django.db import IntegrityError, InterfaceError, OperationalError, connecti
 from django.db.models import Sum
 from django.utils import timezone
 
+from casino import metrics
 from casino.floor_cache import FLOOR
+from casino.logs import log_context
 from games import flow
 from games.models import (
     LedgerEntry,
@@ -88,12 +90,22 @@ def round_settle(request_id: int, *, worker: str = "", now: datetime | None = No
             # An alert: settling it again would fail again. A person sends it again.
             return "failed before: waiting for a person to send it again"
         round_ = request.round
+        log_context(table=round_.table_id, round=round_.pk)
         if round_.status != Round.Status.RESULT_ENTERED:
             raise SettlementError(f"{round_} is {round_.status}, not awaiting settlement")
         now = now or timezone.now()
         round_.read_with_lock = _read(request, round_)
         _settled_write(round_, request, _settle(round_, now), now=now, worker=worker)
+        metrics.on_commit(_settled_count(round_.game, (now - request.created_at).total_seconds()))
         return "settled"
+
+
+def _settled_count(game: str, seconds: float) -> Callable[[], None]:
+    def count() -> None:
+        metrics.ROUNDS_SETTLED.labels(game).inc()
+        metrics.RESULT_TO_SETTLED.labels(game).observe(max(0.0, seconds))
+
+    return count
 
 
 def failure_kind(error: BaseException) -> str:
@@ -140,6 +152,7 @@ def request_failure_record(
         request.save(
             update_fields=["failures", "failure_kind", "error", "first_failed_at", "last_failed_at"]
         )
+    metrics.SETTLEMENT_FAILURES.labels(request.failure_kind).inc()
     log.error("settlement request %s failed (an alert now): %s", request_id, request.error)
     return request
 

@@ -78,7 +78,7 @@ def is_beat(command: str) -> bool:
 
 
 def test_compose_has_every_service():
-    assert set(services()) == {"postgres", "redis", *PROCESS_SERVICES}
+    assert set(services()) == {"postgres", "redis", "prometheus", *PROCESS_SERVICES}
 
 
 def test_every_process_runs_the_one_image_built_from_deploy_dockerfile():
@@ -155,8 +155,13 @@ def test_web_runs_gunicorn_with_its_settings_and_is_probed_on_ready():
 def test_gunicorn_listens_where_compose_and_the_probe_expect(monkeypatch):
     for name in ("HOST", "PORT", "WEB_CONCURRENCY"):
         monkeypatch.delenv(name, raising=False)
+    # The file sets PROMETHEUS_MULTIPROC_DIR when unset: restored after the test.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
     config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert config["bind"] == "0.0.0.0:8000"
+    # One metrics directory per server, by its port, when none is given.
+    assert config["metrics_dir"].endswith("casino-metrics-8000")
 
 
 def test_flower_needs_a_login_and_stays_on_this_machine():
@@ -251,3 +256,63 @@ def test_the_image_installs_the_runtime_file_which_holds_no_test_tool():
     assert "requirements-dev" not in dockerfile
     floor = (ROOT / "floor.py").read_text()
     assert "ensure_venv(REQUIREMENTS_DEV)" in floor  # floor.py test installs the tools
+
+
+# --- metrics (issue 22, point 3) ----------------------------------------------------------
+
+
+def prometheus_config() -> dict[str, Any]:
+    """deploy/prometheus.yml as data."""
+    return yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+
+
+def scrape_job(name: str) -> dict[str, Any]:
+    (job,) = [job for job in prometheus_config()["scrape_configs"] if job["job_name"] == name]
+    return job
+
+
+def test_web_and_workers_add_up_their_processes_counters():
+    for name in ("web", "settlement", "monitoring"):
+        environment = services()[name]["environment"]
+        assert environment["PROMETHEUS_MULTIPROC_DIR"] == "/tmp/casino-metrics", name
+        assert "DATABASE_URL" in environment, name  # merged with every process's own
+    for name in ("settlement", "monitoring"):
+        assert services()[name]["environment"]["CASINO_WORKER_METRICS_PORT"] == "9808"
+    for name in ("beat", "flower", "release"):
+        assert "PROMETHEUS_MULTIPROC_DIR" not in services()[name].get("environment", {}), name
+
+
+def test_prometheus_scrapes_every_web_container_with_the_token():
+    job = scrape_job("casino-web")
+    assert job["metrics_path"] == "/metrics"
+    (lookup,) = job["dns_sd_configs"]
+    assert (lookup["names"], lookup["type"], lookup["port"]) == (["web"], "A", 8000)
+    assert all(port.endswith(":8000") for port in services()["web"]["ports"])
+    token_file = job["authorization"]["credentials_file"]
+    assert job["authorization"]["type"] == "Bearer"
+    prometheus = services()["prometheus"]
+    assert f'printf %s "$CASINO_METRICS_TOKEN" > {token_file}' in prometheus["command"][0].replace(
+        "$$", "$"
+    )
+    assert prometheus["environment"]["CASINO_METRICS_TOKEN"].startswith("${CASINO_METRICS_TOKEN:?")
+    assert "CASINO_METRICS_TOKEN" in env_example()
+
+
+def test_prometheus_scrapes_the_workers_port_and_flower_with_its_login():
+    (lookup,) = scrape_job("casino-workers")["dns_sd_configs"]
+    assert sorted(lookup["names"]) == ["monitoring", "settlement"]
+    assert lookup["port"] == 9808
+    flower = scrape_job("flower")
+    assert flower["static_configs"] == [{"targets": ["flower:5555"]}]
+    assert "--port=5555" in command_of(services()["flower"])
+    command = services()["prometheus"]["command"][0].replace("$$", "$")
+    for field in ("username_file", "password_file"):
+        assert f"> {flower['basic_auth'][field]}" in command, field
+
+
+def test_prometheus_reads_its_file_and_stays_on_this_machine():
+    prometheus = services()["prometheus"]
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus["volumes"]
+    assert "--config.file=/etc/prometheus/prometheus.yml" in prometheus["command"][0]
+    assert prometheus["ports"] == ["127.0.0.1:9090:9090"]
+    assert prometheus["restart"] == "unless-stopped"
