@@ -209,5 +209,8 @@ def sentry_init(dsn: str, *, environment: str, traces_sample_rate: float) -> Non
         environment=environment,
         integrations=[DjangoIntegration(), CeleryIntegration()],
         traces_sample_rate=traces_sample_rate,
-        send_default_pii=False,  # no user names, cookies or bodies leave the floor
+        send_default_pii=False,  # no user names, cookies or IP addresses leave the floor
+        # Request bodies (wagers, results) are sent on every error unless told: "medium",
+        # sentry_sdk's default, attaches them whatever send_default_pii says.
+        max_request_body_size="never",
     )

@@ -29,6 +29,7 @@ class TokenForm(forms.ModelForm):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(AuditHistory, admin.ModelAdmin):
+    history_hidden = ("key_hash",)  # the secret's hash: the change form hides it too
     list_display = [
         "name",
         "user",

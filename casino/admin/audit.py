@@ -43,6 +43,8 @@ class AuditHistory:
     after. Seen by whoever may view the record."""
 
     object_history_template = "admin/casino/audit_history.html"
+    # Fields the trail records but this page never shows (as the change form hides them).
+    history_hidden: tuple[str, ...] = ()
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict | None = None
@@ -71,7 +73,10 @@ class AuditHistory:
             **site.each_context(request),
             "title": f"Audit trail: {obj}",
             "subtitle": None,
-            "entries": [(entry, audit_changes(entry, order)) for entry in page],
+            "entries": [
+                (entry, [c for c in audit_changes(entry, order) if c[0] not in self.history_hidden])
+                for entry in page
+            ],
             "page": page,
             "page_range": paginator.get_elided_page_range(page.number),
             "page_var": PAGE_VAR,

@@ -84,14 +84,15 @@ def token_user(key: str, request: HttpRequest | None = None) -> tuple[Any, ApiTo
     counted = getattr(request, throttles.COUNTED, None) if request is not None else None
     if request is None or counted is not None:  # nothing to count, or counted already
         return _token_admit(TOKENS.cached(key_id, lambda: _token_load(key_id)), secret)
-    taken = throttles.take("token", key_id, TOKENS.keys(key_id))
+    caller = throttles.token_caller(key_id, key_hash(secret))
+    taken = throttles.take("token", caller, TOKENS.keys(key_id))
     token = TOKENS.serve(taken.found, key_id, lambda: _token_load(key_id))
     try:
         admitted = _token_admit(token, secret)
     except exceptions.AuthenticationFailed:
         throttles.give_back(taken)  # a refused key spends no one's budget
         raise
-    setattr(request, throttles.COUNTED, ("token", key_id, taken.wait))
+    setattr(request, throttles.COUNTED, ("token", caller, taken.wait))
     return admitted
 
 

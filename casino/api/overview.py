@@ -208,7 +208,8 @@ def floor_cached(request: HttpRequest) -> HttpResponse | None:
     if guess is not None:
         keys += floor_cache.FLOOR.keys(guess)
     # The token's budget counted in the same trip (casino/api/throttles.py).
-    taken = throttles.take("token", key_id, keys)
+    caller = throttles.token_caller(key_id, auth.key_hash(secret))
+    taken = throttles.take("token", caller, keys)
     found = taken.found
     passed = auth.TOKENS.serve(found, pass_scope, lambda: auth.token_pass_load(key_id, permission))
     if not auth.token_pass_admits(passed, secret, timezone.now()):
@@ -217,7 +218,7 @@ def floor_cached(request: HttpRequest) -> HttpResponse | None:
         return None
     if taken.wait:
         # Over budget: FloorView answers the 429 (the one body), counted once.
-        setattr(request, throttles.COUNTED, ("token", key_id, taken.wait))
+        setattr(request, throttles.COUNTED, ("token", caller, taken.wait))
         return None
     holder_id = passed.holder_id
     scope = floor_cache.holder_scope(holder_id)

@@ -126,11 +126,19 @@ def address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
+def token_caller(key_id: str, secret_hash: str) -> str:
+    """Whose token budget a request spends: its key id and the start of its secret's hash.
+    The key id alone is no secret (the admin and api_token_list show it): counted by it,
+    a flood of wrong secrets would fill the token's window until each count is given back
+    and refuse its holder's own requests meanwhile; each wrong secret counts apart."""
+    return f"{key_id}.{secret_hash[:12]}"
+
+
 def api_budget(request: Request) -> tuple[str, str]:
     """Which budget an API request spends, and whose: its token's, its user's, or its
     address's."""
     if isinstance(request.auth, ApiToken):
-        return "token", request.auth.key_id
+        return "token", token_caller(request.auth.key_id, request.auth.key_hash)
     user = request.user
     if user is not None and user.is_authenticated:
         return "user", str(user.pk)

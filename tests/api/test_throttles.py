@@ -118,6 +118,22 @@ def test_a_wrong_secret_spends_no_one_s_budget(api_floor, clock, settings):
     assert a.get(f"{API}/tables/").status_code == 429
 
 
+def test_wrong_secrets_in_flight_never_fill_the_token_s_window(
+    api_floor, clock, settings, monkeypatch
+):
+    # The key id is no secret (the admin and api_token_list show it). Concurrent requests
+    # with wrong secrets are counted before each is given back: frozen at that moment (no
+    # give-back at all), they still leave the holder its whole budget.
+    settings.CASINO_THROTTLE_TOKEN = (2, 60)
+    monkeypatch.setattr(throttles, "give_back", lambda taken: None)
+    forged = bearer(f"cft_{api_floor.a.token.key_id}_not-the-secret")
+    assert [forged.get(f"{API}/floor/").status_code for _ in range(3)] == [401] * 3
+    assert [forged.get(f"{API}/tables/").status_code for _ in range(3)] == [401] * 3
+    a = bearer(api_floor.a.key)
+    assert [a.get(f"{API}/tables/").status_code for _ in range(2)] == [200, 200]
+    throttled(a.get(f"{API}/floor/"), "45", TOKEN_OVER.replace(": 3 in", ": 2 in"))
+
+
 def test_a_signed_in_user_has_a_budget(api_floor, clock, settings):
     settings.CASINO_THROTTLE_USER = (2, 60)
     ops = session(api_floor.operations)

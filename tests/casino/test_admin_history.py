@@ -89,6 +89,10 @@ def test_an_api_token_s_history_shows_its_revocation(client: Client):
         "olive_ops", "Changed", "revoked_at", "", revoked
     ]  # fmt: skip
     assert ApiToken.objects.get(pk=token.pk).revoked_at is not None
+    # The creation's fields, without the secret's hash (the change form hides it too).
+    created = [row[-3] for row in rows(html)[1:]]
+    assert "key_id" in created and "key_hash" not in created
+    assert token.key_hash not in html
 
 
 def test_a_user_who_may_not_view_the_record_gets_no_history(client: Client):

@@ -276,7 +276,8 @@ SENTRY_CHECK = (
     "import sentry_sdk;"
     "c = sentry_sdk.get_client();"
     "print(c.is_active(), sorted(k for k in c.integrations if k in ('django', 'celery')),"
-    " c.options['send_default_pii'], c.options['environment'])"
+    " c.options['send_default_pii'], c.options['environment'],"
+    " c.options['max_request_body_size'])"
 )
 NOT_IMPORTED = "import sys, casino.celery; print('sentry_sdk' in sys.modules)"
 
@@ -296,4 +297,4 @@ def test_sentry_is_on_with_django_and_celery_when_a_dsn_is_set(tmp_path):
         SENTRY_DSN="https://public@sentry.example.invalid/1",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["True ['celery', 'django'] False development"]
+    assert done.stdout.splitlines() == ["True ['celery', 'django'] False development never"]
