@@ -695,7 +695,8 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
                 "text": "dice look loaded",
                 "detail": (
                     f"set {fairness.identifier}: p = {p_text(fairness.overall.p_value)} "
-                    f"over {fairness.throws} throws (alert under {fairness.threshold})"
+                    f"over {fairness.throws} throws (alert under "
+                    f"{fairness.threshold.normalize():f})"
                 ),
                 "url": reverse("admin:casino_equipmentset_fairness", args=[fairness.set_id]),
             }

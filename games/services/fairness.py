@@ -20,6 +20,7 @@ from django.db.models import Q
 
 from casino.models import EquipmentSet, SetInPlay
 from casino.rules.equipment import DICE, REASONS
+from casino.services.statistics import thresholds_for
 from games.models import RoundEvent
 from games.statistics import chi_square
 
@@ -143,9 +144,9 @@ def floor_fairness(*, holder_id: int | None = None) -> list[Fairness]:
 
 
 def _p_threshold(equipment_set: EquipmentSet) -> Decimal:
-    """The holder's fairness threshold (see DEFAULT_P_THRESHOLD: the merge reads
-    thresholds_for(equipment_set.holder) here)."""
-    return DEFAULT_P_THRESHOLD
+    """The holder's fairness threshold: its row (casino.services.statistics), else
+    DEFAULT_P_THRESHOLD."""
+    return thresholds_for(equipment_set.holder_id)[1]
 
 
 @dataclass(frozen=True)

@@ -156,6 +156,21 @@ def test_the_floor_report_and_its_csv(client: Client, out_of_band: Table):
     assert fairness["set"] == the_set(out_of_band).identifier
 
 
+def test_the_holders_fairness_threshold_decides_the_sets_alert(client: Client, out_of_band: Table):
+    login(client, "regulator")
+    equipment_set = the_set(out_of_band)
+    url = f"/admin/casino/equipmentset/{equipment_set.pk}/fairness/"
+    assert client.get(url).context["fairness"].alert  # p 4.229e-05 under 0.001
+    StatisticsThresholds.objects.filter(holder=out_of_band.holder).update(
+        fairness_p_threshold=Decimal("0.00001")
+    )
+    fairness = client.get(url).context["fairness"]
+    assert (fairness.threshold, fairness.alert) == (Decimal("0.000010"), False)
+    root = ET.fromstring(client.get(url + "?format=svg").content)
+    verdict = root.find(f".//{SVG}text[@class='verdict']").text
+    assert verdict == "no alert (threshold: p-value under 0.00001)"
+
+
 def test_the_pages_need_the_compliance_report_right(client: Client, out_of_band: Table):
     login(client, None, "nobody")
     equipment_set = the_set(out_of_band)
