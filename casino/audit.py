@@ -28,6 +28,7 @@ from casino.models import (
     RulesSubmission,
     SetInPlay,
     SicBoOpeningInspection,
+    StatisticsThresholds,
     Table,
     TileInspection,
 )
@@ -43,6 +44,7 @@ AUDITED: tuple[type[models.Model], ...] = (
     TileInspection,
     SicBoOpeningInspection,
     ApiToken,
+    StatisticsThresholds,
 )
 
 

@@ -38,6 +38,19 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
 
 
+def env_time(name: str, default: str) -> str:
+    """A time of day, ``HH:MM`` (24 hours)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    hours, sep, minutes = raw.strip().partition(":")
+    if not (sep and hours.isdigit() and minutes.isdigit() and len(minutes) == 2) or not (
+        0 <= int(hours) <= 23 and 0 <= int(minutes) <= 59
+    ):
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a time of day, HH:MM")
+    return f"{int(hours):02d}:{minutes}"
+
+
 def env_float(name: str, default: float) -> float:
     """A number variable."""
     raw = os.environ.get(name)

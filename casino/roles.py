@@ -23,6 +23,7 @@ VIEW_ALL = [
         "sicboopeninginspection",
         "auditentry",
         "apiwrite",
+        "statisticsthresholds",
     )
 ] + ["casino.view_compliance_report"]
 VIEW_ROUNDS = [
@@ -63,6 +64,9 @@ ROLES: dict[str, list[str]] = {
         "casino.add_apitoken",
         "casino.view_apitoken",
         "casino.change_apitoken",
+        # The alert thresholds of hold and dice fairness (docs/statistics.md).
+        "casino.add_statisticsthresholds",
+        "casino.change_statisticsthresholds",
     ],
     "compliance": [
         *VIEW_ALL,
@@ -76,6 +80,8 @@ ROLES: dict[str, list[str]] = {
         "casino.approve_layout",
         "casino.add_locationapproval",
         "casino.record_locationapproval",
+        "casino.add_statisticsthresholds",
+        "casino.change_statisticsthresholds",
     ],
     # Drives the floor through the API: everything a dealer's station does, none of the
     # compliance decisions, no registering of devices (that issues secrets).

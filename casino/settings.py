@@ -27,6 +27,7 @@ from casino.env import (
     env_list,
     env_rate,
     env_str,
+    env_time,
     production_refusals,
 )
 from casino.logs import sentry_init
@@ -162,6 +163,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("CASINO_TIME_ZONE", "America/New_York")  # Pennsylvania
+# The gaming day's start in TIME_ZONE (HH:MM): a day's hold runs from it to the next day's,
+# in three shifts of 8 hours (docs/statistics.md).
+CASINO_GAMING_DAY_START = env_time("CASINO_GAMING_DAY_START", "06:00")
 USE_I18N = True
 USE_TZ = True
 

@@ -3,6 +3,15 @@
 Each module registers its models; every action calls casino.services, never the models.
 """
 
-from casino.admin import api, audit, equipment, holders, layouts, submissions, tables
+from casino.admin import (
+    api,
+    audit,
+    equipment,
+    holders,
+    layouts,
+    statistics,
+    submissions,
+    tables,
+)
 
-__all__ = ["api", "audit", "equipment", "holders", "layouts", "submissions", "tables"]
+__all__ = ["api", "audit", "equipment", "holders", "layouts", "statistics", "submissions", "tables"]

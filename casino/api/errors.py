@@ -33,7 +33,7 @@ ERROR_CODES: dict[str, str] = {
     "permission_denied": "403: the caller's role may not do this",
     "not_found": "404: no such record of the caller's, or no such endpoint",
     "method_not_allowed": "405: the path does not take this method",
-    "not_acceptable": "406: the API answers JSON only",
+    "not_acceptable": "406: the API answers JSON only (and CSV where the schema says so)",
     "par_not_computed": "409: a draft Rules Submission has no PAR sheets yet",
     "body_too_large": "413: the body is over the limit",
     "unsupported_media_type": "415: the body is not application/json",

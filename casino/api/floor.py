@@ -14,6 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.api import hold as hold_api
 from casino.api.errors import ApiError
 from casino.api.permissions import scoped
 from casino.api.schema import ErrorSerializer
@@ -182,6 +183,7 @@ class TableViewSet(ReadOnly):
     filterset_class = TableFilter
     ordering_fields = ["number", "status", "game", "status_changed_at"]
     ordering = ["holder", "number"]
+    read_permission: str | None = None  # an action's own (hold); else casino.view_table
 
     def _status_move(self, request: Request, service) -> Response:
         table = service(self.get_object(), by=request.user, now=_now())
@@ -266,6 +268,28 @@ class TableViewSet(ReadOnly):
         day = _day(request.query_params.get("day"))
         report = table_day_report(table, day, now=_now())
         return Response({"table": table.number, "day": day, "rows": report_rows(report)})
+
+    @extend_schema(
+        parameters=[hold_api.DAY, hold_api.SHIFT, hold_api.FORMAT],
+        responses=hold_api.hold_responses(hold_api.TableHoldSerializer),
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        renderer_classes=hold_api.RENDERERS,
+        read_permission=hold_api.HOLD_PERMISSION,
+    )
+    def hold(self, request: Request, pk: str) -> Response:
+        """The table's hold against theory over a gaming day (or one shift): drop, win,
+        hold, theoretical win, standard deviation, z-score and alert, with the day's shifts
+        and Rules Submission versions (docs/statistics.md)."""
+        return hold_api.table_hold_answer(request, self.get_object())
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """Errors keep the one JSON body, CSV asked for or not."""
+        response = super().handle_exception(exc)
+        hold_api.errors_as_json(self.request)
+        return response
 
 
 def _day(text: str | None) -> date:

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
 
-from casino.api import floor, overview
+from casino.api import floor, hold, overview
 from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
 from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
@@ -55,6 +55,7 @@ router.register("api-writes", floor.ApiWriteViewSet, basename="api-write")
 urlpatterns = [
     path("floor/", overview.floor_view, name="api-floor"),
     path("par/<str:game>/", overview.ParSheetView.as_view(), name="api-par"),
+    path("hold/", hold.FloorHoldView.as_view(), name="api-hold"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include(router.urls)),

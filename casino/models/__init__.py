@@ -7,6 +7,7 @@
 - equipment: dice and tile sets, their time in play, and the inspections.
 - audit: the append-only history of every change to the records above.
 - api: integrators' tokens and the record of every write through the API.
+- statistics: the thresholds the hold and dice fairness statistics alert at.
 """
 
 from casino.models.api import ApiToken, ApiWrite
@@ -20,6 +21,7 @@ from casino.models.equipment import (
 from casino.models.holders import CertificateHolder
 from casino.models.layouts import Layout
 from casino.models.lifecycle import Lifecycle
+from casino.models.statistics import StatisticsThresholds
 from casino.models.submissions import RulesSubmission
 from casino.models.tables import LocationApproval, Table
 
@@ -35,6 +37,7 @@ __all__ = [
     "RulesSubmission",
     "SetInPlay",
     "SicBoOpeningInspection",
+    "StatisticsThresholds",
     "Table",
     "TileInspection",
 ]

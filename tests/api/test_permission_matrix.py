@@ -158,6 +158,7 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("GET", f"{V}/equipment-sets/"): LIST,
     ("GET", f"{V}/equipment-sets/{{id}}/"): ONE,
     ("GET", f"{V}/floor/"): LIST,
+    ("GET", f"{V}/hold/"): LIST,  # scoped: a token sees its holder's tables
     ("GET", f"{V}/layouts/"): LIST,
     ("GET", f"{V}/layouts/{{id}}/"): ONE,
     ("POST", f"{V}/layouts/{{id}}/approve/"): DECIDE,
@@ -189,6 +190,7 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("POST", f"{V}/tables/{{id}}/changeout/"): RUN_CREATED,
     ("POST", f"{V}/tables/{{id}}/close/"): RUN,
     ("GET", f"{V}/tables/{{id}}/compliance-report/"): ONE,
+    ("GET", f"{V}/tables/{{id}}/hold/"): ONE,
     ("POST", f"{V}/tables/{{id}}/open/"): RUN,
     ("POST", f"{V}/tables/{{id}}/put-in-play/"): RUN_CREATED,
     ("POST", f"{V}/tables/{{id}}/suspend/"): RUN,
@@ -352,6 +354,7 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
         None,
     ),
     ("GET", f"{V}/floor/"): lambda t, f: (f"{V}/floor/", None),
+    ("GET", f"{V}/hold/"): lambda t, f: (f"{V}/hold/", None),
     ("GET", f"{V}/layouts/"): lambda t, f: (f"{V}/layouts/", None),
     ("GET", f"{V}/layouts/{{id}}/"): lambda t, f: (f"{V}/layouts/{t.layout.pk}/", None),
     ("POST", f"{V}/layouts/{{id}}/approve/"): lambda t, f: (
@@ -426,6 +429,7 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
         {"composition": "three_dice", "reason": "schedule", "new_set": t.reserve.pk},
     ),
     ("POST", f"{V}/tables/{{id}}/close/"): lambda t, f: (f"{V}/tables/{t.idle.pk}/close/", None),
+    ("GET", f"{V}/tables/{{id}}/hold/"): lambda t, f: (f"{V}/tables/{t.play.pk}/hold/", None),
     ("GET", f"{V}/tables/{{id}}/compliance-report/"): lambda t, f: (
         f"{V}/tables/{t.play.pk}/compliance-report/",
         None,

@@ -26,6 +26,7 @@ from casino.models import (
     LocationApproval,
     RulesSubmission,
     SicBoOpeningInspection,
+    StatisticsThresholds,
     Table,
     TileInspection,
 )
@@ -95,8 +96,11 @@ VIEWS = {
         "sicboopeninginspection",
         "auditentry",
         "apiwrite",
+        "statisticsthresholds",
     )
 } | {"casino.view_compliance_report"}
+# The alert thresholds of hold and dice fairness: operations and compliance set them.
+THRESHOLDS = {"casino.add_statisticsthresholds", "casino.change_statisticsthresholds"}
 ROUND_VIEWS = {
     f"games.view_{m}"
     for m in (
@@ -134,6 +138,7 @@ def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
         "casino.add_apitoken",
         "casino.view_apitoken",
         "casino.change_apitoken",
+        *THRESHOLDS,
     }
 
 
@@ -147,6 +152,7 @@ def test_the_compliance_group_approves_and_records_box_locations():
         "casino.approve_layout",
         "casino.add_locationapproval",
         "casino.record_locationapproval",
+        *THRESHOLDS,
     }
 
 
@@ -547,8 +553,10 @@ def test_every_audited_record_leaves_a_trail_on_a_floor_built_through_the_servic
     compliant_table("pai_gow", open_table=True)
     compliant_table("sic_bo", open_table=True)
     for model in AUDITED:
-        if model is ApiToken:
-            continue  # no floor needs one; tests/api issues and revokes tokens
+        if model in (ApiToken, StatisticsThresholds):
+            # No floor needs one: tests/api issues and revokes tokens; a holder without
+            # thresholds has the defaults (tests/casino/test_statistics_thresholds.py).
+            continue
         kind = ContentType.objects.get_for_model(model)
         assert AuditEntry.objects.filter(content_type=kind, action="created").exists(), model
     inspection = TileInspection.objects.get()

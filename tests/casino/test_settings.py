@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.env import env_rate, production_refusals
+from casino.env import env_rate, env_time, production_refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k7Qm2vXr9Lp4Wn8Zt3Hc6Jd1Fb5Gs0Ye-Ua8Ri2Oe7Tw4Yq9Pz3Xv6Mn1Bc5Dl0Kj"
@@ -233,3 +233,16 @@ def test_the_budgets_are_read_from_the_environment(tmp_path):
     )  # fmt: skip
     assert default.stdout.strip() == "(1200, 60) (1200, 60) (600, 60) (300, 60) (1200, 60)"
     assert chosen.stdout.strip() == "(50, 1) (1200, 60) (600, 60) (300, 60) None"
+
+
+@pytest.mark.parametrize(("raw", "kept"), [("06:00", "06:00"), ("5:30", "05:30"), ("", "06:00")])
+def test_the_gaming_day_start_is_a_time_of_day(monkeypatch, raw, kept):
+    monkeypatch.setenv("CASINO_GAMING_DAY_START", raw)
+    assert env_time("CASINO_GAMING_DAY_START", "06:00") == kept
+
+
+@pytest.mark.parametrize("raw", ["6", "24:00", "06:60", "6am", "06:5", "-1:00"])
+def test_a_bad_gaming_day_start_is_refused_naming_the_variable(monkeypatch, raw):
+    monkeypatch.setenv("CASINO_GAMING_DAY_START", raw)
+    with pytest.raises(ImproperlyConfigured, match=f"^CASINO_GAMING_DAY_START={raw!r}: expected"):
+        env_time("CASINO_GAMING_DAY_START", "06:00")
