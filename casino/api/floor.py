@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from casino.api import hold as hold_api
 from casino.api.errors import ApiError
+from casino.api.fairness import FairnessActions
 from casino.api.permissions import scoped
 from casino.api.schema import ErrorSerializer
 from casino.api.writes import write
@@ -484,7 +485,7 @@ class EquipmentSetFilter(filters.FilterSet):
         fields = ["holder", "composition", "status"]
 
 
-class EquipmentSetViewSet(ReadOnly):
+class EquipmentSetViewSet(FairnessActions, ReadOnly):
     """Dice and tile sets, in reserve, in play or retired."""
 
     queryset = EquipmentSet.objects.all()

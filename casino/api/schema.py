@@ -50,9 +50,9 @@ ALWAYS = (401, 403, 404, 429, 503)
 # Answered by every write: its body is parsed (400, 413, 415), the floor's rules or a
 # reused key (422).
 WRITES = (400, 413, 415, 422)
-# Query parameters that never give a 400: a bad page is a 404, a bad size or ordering is
-# ignored (DRF).
-NEVER_REFUSED = {"page", "page_size", "ordering"}
+# Query parameters that never give a 400: a bad page or format is a 404, a bad size or
+# ordering is ignored (DRF).
+NEVER_REFUSED = {"page", "page_size", "ordering", "format"}
 # The statuses a recorded write's answer may have, and so its replay too.
 REPLAYABLE = ("200", "201", "400", "403", "404", "409", "422")
 RETRY_AFTER = {

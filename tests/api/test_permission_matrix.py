@@ -157,6 +157,8 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("POST", f"{V}/devices/{{id}}/return-to-service/"): RUN,
     ("GET", f"{V}/equipment-sets/"): LIST,
     ("GET", f"{V}/equipment-sets/{{id}}/"): ONE,
+    ("GET", f"{V}/equipment-sets/{{id}}/fairness/"): ONE,
+    ("GET", f"{V}/equipment-sets/fairness/"): LIST,
     ("GET", f"{V}/floor/"): LIST,
     ("GET", f"{V}/hold/"): LIST,  # scoped: a token sees its holder's tables
     ("GET", f"{V}/layouts/"): LIST,
@@ -353,6 +355,11 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
         f"{V}/equipment-sets/{t.reserve.pk}/",
         None,
     ),
+    ("GET", f"{V}/equipment-sets/{{id}}/fairness/"): lambda t, f: (
+        f"{V}/equipment-sets/{t.reserve.pk}/fairness/",
+        None,
+    ),
+    ("GET", f"{V}/equipment-sets/fairness/"): lambda t, f: (f"{V}/equipment-sets/fairness/", None),
     ("GET", f"{V}/floor/"): lambda t, f: (f"{V}/floor/", None),
     ("GET", f"{V}/hold/"): lambda t, f: (f"{V}/hold/", None),
     ("GET", f"{V}/layouts/"): lambda t, f: (f"{V}/layouts/", None),
