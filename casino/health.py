@@ -44,9 +44,13 @@ _running_lock = threading.Lock()
 def _refused(request: HttpRequest) -> JsonResponse | None:
     """405 for a method a probe never sends; 429 past the address's probe budget (a
     budget of its own: a flood of API calls from a load balancer's address never fails
-    its probes)."""
+    its probes). The load balancer's own addresses (CASINO_PROBE_TRUSTED) are never
+    counted: behind it every caller has its address, and its probes must never be refused."""
     if request.method in _ALLOWED:
-        wait = throttles.take("probe", throttles.address(request)).wait
+        probe_from = throttles.address(request)
+        if probe_from in settings.CASINO_PROBE_TRUSTED:
+            return None
+        wait = throttles.take("probe", probe_from).wait
         return throttled_response(throttles.refusal_text("probe", wait), wait) if wait else None
     text = f"method {request.method} not allowed"
     response = JsonResponse(error_body(405, "method_not_allowed", text, [text]), status=405)

@@ -250,6 +250,9 @@ CASINO_THROTTLE_USER = env_rate("CASINO_THROTTLE_USER", "1200/60")  # per signed
 CASINO_THROTTLE_ANONYMOUS = env_rate("CASINO_THROTTLE_ANONYMOUS", "600/60")  # per address
 CASINO_THROTTLE_DEVICE = env_rate("CASINO_THROTTLE_DEVICE", "300/60")  # per device key
 CASINO_THROTTLE_PROBE = env_rate("CASINO_THROTTLE_PROBE", "1200/60")  # per address
+# The load balancer's health-check addresses: their probes are never counted, so nobody
+# who reaches /health/ through the balancer (the same address) can get its probes a 429.
+CASINO_PROBE_TRUSTED = env_list("CASINO_PROBE_TRUSTED", [])
 
 # --- Celery ---------------------------------------------------------------------------
 # The embedded broker: kombu's filesystem transport (docs/adr/0001-embedded-broker.md).

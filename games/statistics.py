@@ -1,10 +1,6 @@
-"""The floor's statistics, pure: no Django, no scipy (the engines' layer, .importlinter).
+"""The floor's statistics, pure: no Django (the engines' layer, .importlinter).
 
 docs/statistics.md says what each figure means and every choice behind it.
-
-Dice fairness: Pearson's chi-square test of counts against their expected values, its
-p-value from the regularized upper incomplete gamma function Q(k/2, x/2) (Numerical
-Recipes' series below a + 1, Lentz's continued fraction above; both to ~1e-15).
 """
 
 import math
@@ -343,6 +339,9 @@ def fraction_sqrt(value: Fraction) -> Decimal:
 
 
 # --- Dice fairness (docs/statistics.md) -------------------------------------------------
+# Pearson's chi-square test of counts against their expected values, its p-value from the
+# regularized upper incomplete gamma function Q(k/2, x/2) (Numerical Recipes' series below
+# a + 1, Lentz's continued fraction above; both to ~1e-15). No scipy.
 
 _EPSILON = 1e-15
 _TINY = 1e-300

@@ -79,6 +79,8 @@ def token_user(key: str, request: HttpRequest | None = None) -> tuple[Any, ApiTo
     left on the request for DRF's throttle (casino/api/throttles.py: one trip, not two)."""
     parts = key_parts(key)
     if parts is None:
+        if request is not None:
+            throttles.credentials_refused(request)
         raise exceptions.AuthenticationFailed("the token is not of the form cft_<id>_<secret>")
     key_id, secret = parts
     counted = getattr(request, throttles.COUNTED, None) if request is not None else None
@@ -90,7 +92,8 @@ def token_user(key: str, request: HttpRequest | None = None) -> tuple[Any, ApiTo
     try:
         admitted = _token_admit(token, secret)
     except exceptions.AuthenticationFailed:
-        throttles.give_back(taken)  # a refused key spends no one's budget
+        throttles.give_back(taken)  # a refused key spends no token's budget,
+        throttles.credentials_refused(request)  # but its address's
         raise
     setattr(request, throttles.COUNTED, ("token", caller, taken.wait))
     return admitted

@@ -14,6 +14,7 @@ from django.db.models import Model, QuerySet
 from rest_framework import permissions
 from rest_framework.request import Request
 
+from casino.api import throttles
 from casino.models import ApiToken
 
 
@@ -31,6 +32,7 @@ class RolePermission(permissions.BasePermission):
         """See the module's docstring."""
         user = request.user
         if not (user and user.is_authenticated):
+            throttles.credentials_refused(request._request)  # its address's budget
             return False
         if request.method not in permissions.SAFE_METHODS:
             return True  # the service checks the action's own permission

@@ -4,8 +4,11 @@ one caller takes the whole floor and a flood of one kind never starves another.
     token       an API token's requests                 CASINO_THROTTLE_TOKEN
     user        a signed-in user's API requests         CASINO_THROTTLE_USER
                 (the session: staff tools)
-    anonymous   API requests without credentials,       CASINO_THROTTLE_ANONYMOUS
-                per client address
+    anonymous   API requests without credentials, and   CASINO_THROTTLE_ANONYMOUS
+                those whose credentials are refused
+                (none where a view needs them, a
+                malformed, unknown or wrong key), per
+                client address
     device      a device key's signed requests          CASINO_THROTTLE_DEVICE
                 (/devices/v1/, the heartbeat's fast path too)
     probe       /health/ and /ready/, per client address CASINO_THROTTLE_PROBE
@@ -124,6 +127,17 @@ def refusal_text(budget: str, wait: int) -> str:
 def address(request: HttpRequest) -> str:
     """The client's address as the web server saw it (as sign-ins are counted)."""
     return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def credentials_refused(request: HttpRequest) -> None:
+    """Count a request whose credentials were refused or missing against its address's
+    anonymous budget, and over it raise the 429 instead of the 401: a flood of bad keys
+    (each unknown key id a database read) or of bare requests is bounded like any other."""
+    wait = take("anonymous", address(request)).wait
+    if wait:
+        refused = exceptions.Throttled(detail=refusal_text("anonymous", wait))
+        refused.wait = wait  # Retry-After (DRF would add its own sentence to the detail)
+        raise refused
 
 
 def token_caller(key_id: str, secret_hash: str) -> str:

@@ -19,6 +19,7 @@ from itertools import product
 from django.db.models import Q
 
 from casino.models import EquipmentSet, SetInPlay
+from casino.models.statistics import DEFAULT_FAIRNESS_P
 from casino.rules.equipment import DICE, REASONS
 from casino.services.statistics import thresholds_for
 from games.models import RoundEvent
@@ -28,7 +29,6 @@ from games.statistics import chi_square
 # the ONE place the merge replaces with casino.services.thresholds_for(holder). 0.001: a
 # fair set is flagged about once in a thousand tests, and a die loaded as P(6) = 1/4 still
 # within a few hundred throws (docs/statistics.md).
-DEFAULT_P_THRESHOLD = Decimal("0.001")
 
 FACES = 6
 # Pearson's statistic is near enough chi-square only when every expected count is 5 or
@@ -96,7 +96,7 @@ class Fairness:
     overall: FaceCounts
     positions: list[FaceCounts]  # the dice the game tells apart (Three Dice Football's colours)
     starting_places: list[StartingPlaces] = field(default_factory=list)
-    threshold: Decimal = DEFAULT_P_THRESHOLD
+    threshold: Decimal = DEFAULT_FAIRNESS_P
     alert: bool = False  # overall p-value < threshold, with a valid test
     advice: str = ""  # what to do when alert is set
 
@@ -106,7 +106,8 @@ class NotDice(ValueError):
 
 
 def set_fairness(equipment_set: EquipmentSet) -> Fairness:
-    """The set's fairness over every throw recorded while it was in play (two queries)."""
+    """The set's fairness over every throw recorded while it was in play (three queries:
+    its stretches, their throws, its holder's thresholds)."""
     if equipment_set.kind != DICE:
         raise NotDice(f"{equipment_set} is a set of tiles: only dice have faces to count")
     stretches = list(SetInPlay.objects.filter(equipment_set=equipment_set).select_related("table"))
@@ -144,8 +145,7 @@ def floor_fairness(*, holder_id: int | None = None) -> list[Fairness]:
 
 
 def _p_threshold(equipment_set: EquipmentSet) -> Decimal:
-    """The holder's fairness threshold: its row (casino.services.statistics), else
-    DEFAULT_P_THRESHOLD."""
+    """The holder's fairness threshold (its statistics thresholds, set in the admin)."""
     return thresholds_for(equipment_set.holder_id)[1]
 
 

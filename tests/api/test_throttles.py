@@ -199,6 +199,19 @@ def test_probes_have_a_budget_per_address_of_their_own(api_floor, clock, setting
     assert balancer.get(f"{API}/schema/").status_code == 200
 
 
+def test_the_load_balancer_s_own_probes_are_never_counted(api_floor, clock, settings):
+    # Behind the balancer every caller has its address: a flood of /health/ through it
+    # must not get the balancer's /ready/ a 429 (and the node taken out).
+    settings.CASINO_THROTTLE_PROBE = (2, 60)
+    settings.CASINO_PROBE_TRUSTED = ["10.9.9.9"]
+    balancer = Client(REMOTE_ADDR="10.9.9.9")
+    assert {balancer.get("/health/").status_code for _ in range(5)} == {200}
+    assert balancer.get("/ready/").status_code in (200, 503)  # never 429
+    assert balancer.get("/ready/").status_code != 429
+    other = Client(REMOTE_ADDR="10.9.9.8")
+    assert [other.get("/health/").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_an_anonymous_caller_is_counted_by_address(api_floor, clock, settings):
     settings.CASINO_THROTTLE_ANONYMOUS = (1, 60)
     first, other = Client(REMOTE_ADDR="10.2.2.1"), Client(REMOTE_ADDR="10.2.2.2")
@@ -206,6 +219,33 @@ def test_an_anonymous_caller_is_counted_by_address(api_floor, clock, settings):
     over = first.get(f"{API}/schema/")  # the schema's renderer: not the JSON body
     assert (over.status_code, over["Retry-After"]) == (429, "45")
     assert other.get(f"{API}/schema/").status_code == 200
+
+
+ANONYMOUS_OVER = "too many requests from this address: 2 in 60 s at most; try again in 45 s"
+
+
+def test_refused_credentials_spend_the_address_s_budget_and_a_token_keeps_its_own(
+    api_floor, clock, settings
+):
+    # No credentials where a view needs them, a malformed key, an unknown key id, a wrong
+    # secret: each a 401 until the address's anonymous budget is spent, then the 429.
+    settings.CASINO_THROTTLE_ANONYMOUS = (2, 60)
+    for headers in (
+        {},
+        {"Authorization": "Bearer garbage"},
+        {"Authorization": "Bearer cft_0000000000000000_xyz"},
+        {"Authorization": f"Bearer cft_{api_floor.a.token.key_id}_not-the-secret"},
+    ):
+        clock.now += 60  # a window of its own
+        caller = Client(REMOTE_ADDR="10.3.3.1", headers=headers)
+        assert [caller.get(f"{API}/tables/").status_code for _ in range(2)] == [401, 401]
+        throttled(caller.get(f"{API}/tables/"), "45", ANONYMOUS_OVER)
+        throttled(caller.get(f"{API}/floor/"), "45", ANONYMOUS_OVER)
+        # Another address, and the real token from this one, are unaffected.
+        other = Client(REMOTE_ADDR="10.3.3.2", headers=headers)
+        assert other.get(f"{API}/tables/").status_code == 401
+        a = Client(REMOTE_ADDR="10.3.3.1", headers={"Authorization": f"Bearer {api_floor.a.key}"})
+        assert a.get(f"{API}/tables/").status_code == 200
 
 
 def test_a_budget_set_off_never_refuses(api_floor, clock, settings):

@@ -151,15 +151,15 @@ def test_a_loaded_set_alerts_and_says_to_pull_it():
 
 
 def test_three_queries_a_set(django_assert_num_queries):
+    # The set's stretches in play, the throws they saw, and its holder's thresholds.
     table = compliant_table("sic_bo").table
     equipment_set = SetInPlay.objects.get(table=table).equipment_set
     for hour in range(3):
         hand_built(table, T0 + hour * H + M, ("throw", [1, 2, 3]))
-    # Its times in play, their throws, and the holder's threshold row (one a holder).
     with django_assert_num_queries(3):
         fairness = set_fairness(equipment_set)
     assert fairness.throws == 3
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(3):  # one holder: one thresholds read
         assert len(floor_fairness()) == 1
 
 
