@@ -2,12 +2,12 @@
 
 from django.contrib import admin
 
-from casino.admin.audit import AuditHistoryInline
+from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.models import StatisticsThresholds
 
 
 @admin.register(StatisticsThresholds)
-class StatisticsThresholdsAdmin(admin.ModelAdmin):
+class StatisticsThresholdsAdmin(AuditHistory, admin.ModelAdmin):
     list_display = ("holder", "hold_z_threshold", "fairness_p_threshold")
     fields = ("holder", "hold_z_threshold", "fairness_p_threshold")
     inlines = [AuditHistoryInline]
