@@ -220,7 +220,9 @@ def floor_play(
         where.index, where.step = len(steps), None
         with _at(where):
             round_ = Round.objects.get(pk=round_.pk)
-            if round_.status != Round.Status.RESULT_ENTERED:
+            # Settled already when a worker took the request the result sent on commit
+            # before this read (a quick worker): `settle` then finds it settled.
+            if round_.status not in (Round.Status.RESULT_ENTERED, Round.Status.SETTLED):
                 raise Disagreement(where.message(f"the round is {round_.status} after its steps"))
             request = SettlementRequest.objects.get(round=round_)
             outcome = settle(request, clock)
