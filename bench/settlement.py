@@ -160,7 +160,10 @@ class Worker:
 
 
 def workers_start(count: int, concurrency: int, env: dict[str, str], logs: Path) -> list[Worker]:
-    """`count` celery worker processes on the settlement queue, each once it says ready."""
+    """`count` celery worker processes on the settlement queue, each once it says ready
+    (an INFO line: Celery logs through settings.LOGGING, so CASINO_LOG_LEVEL, not -l, sets
+    its level; a caller's quieter level would hide it)."""
+    env = {**env, "CASINO_LOG_LEVEL": "INFO"}
     workers = []
     for index in range(1, count + 1):
         log = logs / f"worker-{count}x{concurrency}-{index}.log"
