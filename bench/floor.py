@@ -827,7 +827,7 @@ def main() -> None:
             DJANGO_DEBUG="false",
             DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
             CASINO_DEVICE_KEY=secrets.token_urlsafe(50),
-            CASINO_LOG_LEVEL="WARNING",
+            CASINO_LOG_LEVEL="INFO",  # the workers' ready lines (Celery logs through LOGGING)
         )
         django_ready(env)
         problems = run(args, url, env, data_dir)

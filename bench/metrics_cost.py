@@ -39,7 +39,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=300, help="each endpoint, each way")
     parser.add_argument("--single-process", action="store_true", help="no multiprocess mode")
+    parser.add_argument("--quick", action="store_true", help="20 requests each: it still runs")
     args = parser.parse_args()
+    if args.quick:
+        args.requests = 20
     scratch = Path(tempfile.mkdtemp(prefix="casino-metrics-cost-"))
     os.environ.setdefault("CASINO_DATA_DIR", str(scratch))
     if not args.single_process:  # before prometheus_client is imported
