@@ -205,6 +205,8 @@ def win_chart_svg(
     if end <= start:
         raise ValueError(f"the chart's end ({end}) must come after its start ({start})")
     series: list[WinPoint] = [_Origin(at=start), *points]
+    # Floats here place pixels and axis ticks only: nothing drawn is stored or paid, and
+    # the figures stay Decimal in the services, the API and the CSV (ADR 0002).
     k = float(threshold)
     plot_w = WIN_WIDTH - WIN_LEFT - WIN_RIGHT
     plot_h = WIN_HEIGHT - WIN_TOP - WIN_BOTTOM
