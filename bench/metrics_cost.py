@@ -3,7 +3,8 @@
     .venv/bin/python bench/metrics_cost.py [--requests 300]
 
 In one process, through Django's WSGI handler (the request signals included): the demo
-floor (SQLite in a scratch CASINO_DATA_DIR, or DATABASE_URL's empty database), an
+floor (SQLite in a scratch CASINO_DATA_DIR; with --postgres a scratch PostgreSQL database
+on 127.0.0.1, dropped at the end; DATABASE_URL is never used), an
 integrator's token, and two handlers built from the same settings, one with
 settings.MIDDLEWARE as it is and one without `casino.logs.RequestIdMiddleware` and
 `casino.api.metrics.MetricsMiddleware`. Requests alternate between the two, each first
@@ -32,6 +33,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from settlement import database_create, database_drop  # noqa: E402 - bench/ is on sys.path
+
 ADDED = ("casino.logs.RequestIdMiddleware", "casino.api.metrics.MetricsMiddleware")
 
 
@@ -39,17 +45,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=300, help="each endpoint, each way")
     parser.add_argument("--single-process", action="store_true", help="no multiprocess mode")
+    parser.add_argument("--postgres", action="store_true", help="a scratch PostgreSQL database")
     parser.add_argument("--quick", action="store_true", help="20 requests each: it still runs")
     args = parser.parse_args()
     if args.quick:
         args.requests = 20
     scratch = Path(tempfile.mkdtemp(prefix="casino-metrics-cost-"))
-    os.environ.setdefault("CASINO_DATA_DIR", str(scratch))
+    # Never the caller's floor: a scratch data directory, and DATABASE_URL (CI's points at
+    # a database pytest only borrows the name of) replaced by a scratch database or dropped.
+    os.environ["CASINO_DATA_DIR"] = str(scratch)
+    os.environ.pop("DATABASE_URL", None)
+    name = f"casino_bench_metrics_{uuid.uuid4().hex[:10]}"
+    if args.postgres:
+        os.environ["DATABASE_URL"] = database_create(name)
+    try:
+        return measure(args, scratch)
+    finally:
+        if args.postgres:
+            if "django.db" in sys.modules:
+                from django.db import connections
+
+                connections.close_all()
+            database_drop(name)
+
+
+def measure(args: argparse.Namespace, scratch: Path) -> int:
     if not args.single_process:  # before prometheus_client is imported
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(scratch / "metrics")
     os.environ["DJANGO_DEBUG"] = "false"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
