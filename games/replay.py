@@ -12,7 +12,7 @@ import hashlib
 import io
 import pickle
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -89,30 +89,66 @@ def _constants() -> dict[int, tuple[str, str, object]]:
     return found
 
 
+# The type of each constant, by id (for the dispatch table).
+_types: dict[int, type] = {}
+
+
 def _remember(found: dict, value: object, where: tuple[str, str, object]) -> None:
     cls = type(value)
     if cls.__module__.startswith("games.rules.") and cls.__eq__ is object.__eq__:
         found.setdefault(id(value), where)
+        _types.setdefault(id(value), cls)
+
+
+def constant(module: str, attr: str, key: object) -> object:
+    """An engine constant back from its place: the module's attribute, or an item of it."""
+    value = getattr(import_module(module), attr)
+    return value if key is None else value[key]
+
+
+def no_ids() -> UsedIds:
+    return NO_IDS
+
+
+@cache
+def _dispatch_table() -> dict[type, Callable[[Any], Any]]:
+    """Reducers for the classes that have engine constants, and for UsedIds. Pickle
+    consults a dispatch table by type, in C, so the other values (strings, Decimals, the
+    wagers themselves) cost no Python call each: a persistent_id was called for every
+    object, ten or more a wager, and made pickling a busy round's state the wager's
+    largest cost."""
+    constants = _constants()
+    table: dict[type, Callable[[Any], Any]] = {UsedIds: lambda _: (no_ids, ())}
+
+    def reduce(obj: Any) -> Any:
+        where = constants.get(id(obj))
+        if where is not None:
+            return constant, where
+        return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+    for value_id in constants:
+        table.setdefault(_types[value_id], reduce)
+    return table
 
 
 class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: object) -> object:
-        if isinstance(obj, UsedIds):
-            return ("used_ids",)
-        where = _constants().get(id(obj))
-        return ("constant", *where) if where is not None else None
+    def __init__(self, file: io.BytesIO) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.dispatch_table = _dispatch_table()
 
 
 class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: object) -> object:
+        # States written before the dispatch table named these by persistent id.
         if pid == ("used_ids",):
             return NO_IDS
         _, module, attr, key = pid  # type: ignore[misc]
-        value = getattr(import_module(module), attr)
-        return value if key is None else value[key]
+        return constant(module, attr, key)
 
     def find_class(self, module: str, name: str) -> Any:
-        # Only engine values, and the standard values they are made of.
+        # Only engine values, the standard values they are made of, and this module's two.
+        if module == __name__ and name in ("constant", "no_ids"):
+            return super().find_class(module, name)
         if module.startswith("games.rules.") or module in _STANDARD:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"{module}.{name} is not an engine value")
@@ -124,7 +160,7 @@ _STANDARD = frozenset({"builtins", "decimal", "fractions", "collections", "types
 def state_dumps(state: Any) -> bytes:
     """The engine state as bytes for the round's cache."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    _Pickler(buffer).dump(state)
     return buffer.getvalue()
 
 

@@ -13,6 +13,7 @@ exactly as the original does through the next round.
 
 import dataclasses
 import datetime
+import io
 import pickle
 import random
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 
 from games.models import Resolution, Round
-from games.replay import state_dumps, state_loads
+from games.replay import _dispatch_table, state_dumps, state_loads
 from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.craps import bets
 from games.rules.pai_gow.tiles import TILE_SET
@@ -351,3 +352,39 @@ def test_close_refusals_see_the_working_pass_bet_through_a_corrupted_cache():
         "wagers still working at CR-01: 1.1, 1.2; they are decided or taken down before the "
         "table closes"
     ]
+
+
+def test_a_state_pickled_by_persistent_ids_still_loads():
+    """States cached before the dispatch table (Round.state_after rows of a floor already
+    running) named the constants and the used ids by persistent id: they load as before."""
+
+    class Before(pickle.Pickler):
+        def persistent_id(self, obj):
+            if isinstance(obj, UsedIds):
+                return ("used_ids",)
+            if obj is bets.PASS:
+                return ("constant", bets.__name__, "PASS", None)
+            return None
+
+    engine = engine_get("craps")
+    options = engine.parse_options({})
+    state, _ = engine.step(
+        options,
+        engine.new_state(options),
+        "wagers",
+        [{"id": "1.1", "player": "ann", "kind": "pass", "amount": "10"}],
+    )
+    buffer = io.BytesIO()
+    Before(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    loaded = state_loads(buffer.getvalue())
+    assert loaded.layout[0].bet.wager_type is bets.PASS
+    assert loaded.layout == state.layout
+    assert len(loaded.wager_ids) == 0
+
+
+def test_only_wager_types_and_used_ids_cost_a_python_call_when_pickled():
+    """A busy round's state is pickled after every wager: the dispatch table names the
+    constants' classes only, so strings, Decimals and the wagers pickle in C."""
+    table = _dispatch_table()
+    assert UsedIds in table and type(bets.PASS) in table
+    assert not {str, int, Decimal, tuple, frozenset} & set(table)
