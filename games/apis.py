@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
 from casino.api.permissions import scoped
+from casino.api.represent import represented, represented_all
 from casino.api.writes import write
 from casino.logs import log_context
 from casino.models import CertificateHolder, Table
@@ -178,7 +179,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
 
     def _answer(self, round_: Round, status: int = 200) -> Response:
         round_.refresh_from_db()
-        return Response(RoundDetailSerializer(round_).data, status=status)
+        return Response(represented(RoundDetailSerializer, round_), status=status)
 
     def _event_enter(
         self, request: Request, given_as: type[serializers.Serializer], service: Callable
@@ -222,8 +223,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         # Placing wagers changes no field of the round: the rows as placed are the answer.
         return Response(
             {
-                "round": RoundSerializer(round_).data,
-                "wagers": WagerSerializer(placed, many=True).data,
+                "round": represented(RoundSerializer, round_),
+                "wagers": represented_all(WagerSerializer, placed),
             },
             status=201,
         )
