@@ -159,7 +159,9 @@ class Worker:
     log: Path
 
 
-def workers_start(count: int, concurrency: int, env: dict[str, str], logs: Path) -> list[Worker]:
+def workers_start(
+    count: int, concurrency: int, env: dict[str, str], logs: Path, pool: str = "prefork"
+) -> list[Worker]:
     """`count` celery worker processes on the settlement queue, each once it says ready
     (an INFO line: Celery logs through settings.LOGGING, so CASINO_LOG_LEVEL, not -l, sets
     its level; a caller's quieter level would hide it)."""
@@ -172,7 +174,7 @@ def workers_start(count: int, concurrency: int, env: dict[str, str], logs: Path)
                 [
                     sys.executable, "-m", "celery", "-A", "casino", "worker",
                     "-Q", "settlement", "-n", f"bench{index}@%h",
-                    "--concurrency", str(concurrency), "--pool", "prefork",
+                    "--concurrency", str(concurrency), "--pool", pool,
                     "--without-gossip", "--without-mingle", "-l", "INFO",
                 ],
                 cwd=ROOT,
@@ -808,7 +810,7 @@ def workers_run(
 ) -> tuple[Rate, list[str]]:
     """`count` workers started and warmed, the timed rounds settled by them, a few of them
     sent again (each a no-op), the workers stopped; the rate and what failed its check."""
-    workers = workers_start(count, args.concurrency, env, logs)
+    workers = workers_start(count, args.concurrency, env, logs, args.pool)
     try:
         warm_these = warm_ids[: 2 * count * args.concurrency]
         settle_by_workers(db, request_ids(db, warm_these), warm_these, workers)
@@ -962,6 +964,9 @@ def main() -> None:
         "--workers", default="1,2", help="worker process counts, one timed run each (1,2)"
     )
     parser.add_argument("--concurrency", type=int, default=1, help="pool processes a worker")
+    parser.add_argument(
+        "--pool", choices=("prefork", "solo"), default="prefork", help="the workers' pool"
+    )
     parser.add_argument(
         "--profile-rounds", type=int, default=20, help="rounds settled in-process, split"
     )

@@ -106,7 +106,6 @@ def wagers_place(
         event, _ = event_step(
             round_, "wagers", payload, action, by=by, now=now, source=source, wagers=len(rows)
         )
-        Wager.objects.bulk_create(rows)
         ledger.placement_post(round_, rows, event, by=acting_person(by), now=now)
         return rows
 

@@ -86,7 +86,7 @@ def entry_post(
         posted_by=by,
         memo=memo,
     )
-    if connection.vendor != "postgresql":
+    if not one_statement():
         entry.save()
         LedgerLine.objects.bulk_create(lines_of(entry, postings))
         return entry
@@ -104,18 +104,16 @@ def entry_insert(
     """`entry AS (INSERT ... RETURNING id), entry_lines AS (INSERT ...)` and its
     parameters: an unsaved entry and its `line_rows`, as WITH clauses of one PostgreSQL
     statement (`entry` holds the new id)."""
-    params = [
-        entry.key,
-        entry.kind,
-        entry.table_id,
-        entry.round_id,
-        entry.posted_at,
-        entry.posted_by_id,
-        entry.memo,
-        entry.table_id,
-        rows_json(LINE_COLUMNS, lines),
-    ]
-    return _entry_sql(), params
+    params = [*_entry_values(entry), entry.table_id, rows_json(LINE_COLUMNS, lines)]
+    return f"{_entry_clause()}, {_lines_clause()}", params
+
+
+def _entry_values(entry: LedgerEntry) -> list[Any]:
+    """The values of `_entry_clause`'s parameters, in its columns' order."""
+    return [getattr(entry, name) for name in ENTRY_COLUMNS]
+
+
+ENTRY_COLUMNS = ("key", "kind", "table_id", "round_id", "posted_at", "posted_by_id", "memo")
 
 
 def rows_json(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
@@ -130,17 +128,21 @@ def rows_json(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 @cache
-def _entry_sql() -> str:
+def _entry_clause() -> str:
     # Built once from the models' own tables and columns (never per insert).
-    entry_table, entry_columns = _columns(
-        LedgerEntry, ("key", "kind", "table", "round", "posted_at", "posted_by", "memo")
+    entry_table, entry_columns = _columns(LedgerEntry, ENTRY_COLUMNS)
+    return (
+        f"entry AS (INSERT INTO {entry_table} ({', '.join(entry_columns)})"
+        f" VALUES ({', '.join(['%s'] * len(entry_columns))}) RETURNING id)"
     )
+
+
+@cache
+def _lines_clause() -> str:
     line_table, line_columns = _columns(LedgerLine, ("entry", "table", *LINE_COLUMNS))
     picked = ", ".join(f"line.{column}" for column in line_columns[2:])
     return (
-        f"entry AS (INSERT INTO {entry_table} ({', '.join(entry_columns)})"
-        f" VALUES ({', '.join(['%s'] * len(entry_columns))}) RETURNING id),"
-        f" entry_lines AS (INSERT INTO {line_table} ({', '.join(line_columns)})"
+        f"entry_lines AS (INSERT INTO {line_table} ({', '.join(line_columns)})"
         f" SELECT entry.id, %s, {picked}"
         f" FROM entry, json_populate_recordset(NULL::{line_table}, %s) AS line)"
     )
@@ -153,20 +155,113 @@ def _columns(model: type[models.Model], names: Sequence[str]) -> tuple[str, list
     return quote(model._meta.db_table), [quote(field.column) for field in fields]
 
 
+def one_statement() -> bool:
+    """Whether a write's rows go in one statement: on PostgreSQL (data-modifying WITH
+    clauses); SQLite has none, so there the ORM writes them."""
+    return connection.vendor == "postgresql"
+
+
 def placement_post(
     round_: Round, wagers: Sequence[Wager], event: RoundEvent, *, by: Any, now: datetime
 ) -> LedgerEntry:
-    """Each stake moves from the player to the layout, where it is at risk."""
+    """The wagers saved, and their entry: each stake moves from the player to the layout,
+    where it is at risk. On PostgreSQL the wagers, the entry and its lines go in one
+    statement (`_placed_at_once`); elsewhere the ORM writes them."""
+    if one_statement():
+        return _placed_at_once(round_, wagers, event, by=by, now=now)
+    Wager.objects.bulk_create(wagers)
     return entry_post(
-        key=f"placement:{round_.pk}:{event.seq}",
+        key=_placement_key(round_, event),
         kind=LedgerEntry.Kind.PLACEMENT,
         round_=round_,
-        postings=[
-            Posting(Account.PLAYER, Account.LAYOUT, w.amount, Kind.STAKE, w.player, w.pk)
-            for w in wagers
-        ],
+        postings=_stakes(wagers),
         by=by,
         now=now,
+    )
+
+
+def _placement_key(round_: Round, event: RoundEvent) -> str:
+    return f"placement:{round_.pk}:{event.seq}"
+
+
+def _stakes(wagers: Sequence[Wager]) -> list[Posting]:
+    return [
+        Posting(Account.PLAYER, Account.LAYOUT, w.amount, Kind.STAKE, w.player, w.pk)
+        for w in wagers
+    ]
+
+
+def _placed_at_once(
+    round_: Round, wagers: Sequence[Wager], event: RoundEvent, *, by: Any, now: datetime
+) -> LedgerEntry:
+    """The wagers, the placement entry and its lines in one PostgreSQL statement (one round
+    trip where the ORM's bulk insert and the entry's took two, and no ORM building an
+    insert): each line finds its wager's new id by the wager's ref, unique at the table."""
+    entry = LedgerEntry(
+        key=_placement_key(round_, event),
+        kind=LedgerEntry.Kind.PLACEMENT,
+        table_id=round_.table_id,
+        round=round_,
+        posted_at=now,
+        posted_by=by,
+    )
+    placed = [
+        (
+            w.round_id,
+            w.table_id,
+            w.ref,
+            w.player,
+            w.kind,
+            w.amount,
+            w.extra,
+            w.placed_at.isoformat(),
+        )
+        for w in wagers
+    ]
+    # Each wager's lines, the wager named by its ref (its id is not known yet).
+    lines = [
+        (account, player, w.ref, kind, amount)
+        for w in wagers
+        for account, player, _, kind, amount in line_rows(_stakes([w]))
+    ]
+    params = [rows_json(WAGER_COLUMNS, placed), *_entry_values(entry), round_.table_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_placed_sql(), [*params, rows_json(REF_LINE_COLUMNS, lines)])
+        entry_id, ids = cursor.fetchone()
+    made = dict(json.loads(ids))
+    for w in wagers:
+        w.pk = made[w.ref]
+        w._state.adding, w._state.db = False, connection.alias
+    entry.pk = entry_id
+    entry._state.adding, entry._state.db = False, connection.alias
+    return entry
+
+
+WAGER_COLUMNS = ("round_id", "table_id", "ref", "player", "kind", "amount", "extra", "placed_at")
+# A placement line as `_placed_sql` reads it: its wager named by ref.
+REF_LINE_COLUMNS = ("account", "player", "ref", "kind", "amount")
+
+
+@cache
+def _placed_sql() -> str:
+    # Built once from the models' own tables and columns (never per wager).
+    wager_table, wager_columns = _columns(Wager, WAGER_COLUMNS)
+    line_table, line_columns = _columns(LedgerLine, ("entry", "table", *LINE_COLUMNS))
+    _, (ref,) = _columns(Wager, ("ref",))
+    return (
+        f"WITH placed AS (INSERT INTO {wager_table} ({', '.join(wager_columns)})"
+        f" SELECT {', '.join(f'w.{column}' for column in wager_columns)}"
+        f" FROM json_populate_recordset(NULL::{wager_table}, %s) AS w RETURNING id, {ref}),"
+        f" {_entry_clause()},"
+        f" placement_lines AS (INSERT INTO {line_table} ({', '.join(line_columns)})"
+        " SELECT entry.id, %s, line.account, line.player, placed.id, line.kind, line.amount"
+        " FROM entry, ROWS FROM (json_to_recordset(%s)"
+        " AS (account text, player text, ref text, kind text, amount numeric))"
+        " WITH ORDINALITY AS line(account, player, ref, kind, amount, n)"
+        # In the given order: the lines' ids follow it, as the ORM's bulk insert's do.
+        f" JOIN placed ON placed.{ref} = line.ref ORDER BY line.n)"
+        f" SELECT entry.id, (SELECT json_agg(json_build_array({ref}, id)) FROM placed)::text"
+        " FROM entry"
     )
 
 

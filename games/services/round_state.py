@@ -102,6 +102,9 @@ def _triples(events) -> list[tuple[int, str, object]]:
     return [(e.seq, e.event, e.payload) for e in events]
 
 
+Event = tuple[int, str, object]  # (seq, event, payload), as recorded
+
+
 @dataclass(frozen=True)
 class Now:
     """The round as it stands: its engine and options, the state after its last event,
@@ -115,6 +118,11 @@ class Now:
     # Read from the cache and not yet borne out by the record: an event it refuses may
     # only be behind (`behind_check`).
     cached: bool = False
+    # The cache entry it stands on: a state pickled at `base_seq` and the events after it
+    # (`_keep`). None: no entry, the next write pickles the state.
+    base: bytes | None = None
+    base_seq: int = 0
+    tail: tuple[Event, ...] = ()
 
 
 def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round:
@@ -215,9 +223,9 @@ def event_insert(event: RoundEvent) -> None:
     event._state.adding, event._state.db = False, DEFAULT_DB_ALIAS
 
 
-def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
-    """The round after one more event (`state`: the engine's, None if it did not change),
-    remembered for this transaction and written to the cache once it commits."""
+def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0) -> Now:
+    """The round after one more event, `event` (`state`: the engine's, None if it did not
+    change), remembered for this transaction and written to the cache once it commits."""
     before = round_now(round_)
     after = replace(
         before,
@@ -225,6 +233,7 @@ def now_moved(round_: Round, *, state: Any = None, wagers: int = 0) -> Now:
         seq=before.seq + 1,
         wagers=before.wagers + wagers,
         cached=False,  # its event took the next seq: the record bears it out
+        tail=(*before.tail, event),
     )
     round_._now = after
     _keep_on_commit(round_, after)
@@ -239,23 +248,34 @@ def _key(round_: Round) -> str:
 
 
 def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
+    """The round's entry: a state pickled at some seq and the events after it (`_keep`),
+    played from this process's own last state of the round when the events after that are
+    all in the entry (no unpickling), else from the pickled state."""
+    key = _key(round_)
     try:
-        entry = cache.get(_key(round_))
+        entry = cache.get(key)
     except Exception as error:  # the cache is down: the record answers
         log.warning("round state cache unreadable: %s", error)
         return None
     if not entry:
         return None
-    # This process kept the same round at the same seq: the same events, so the same
-    # (immutable) state, with no unpickling.
-    mine = _written.get(_key(round_))
-    if mine is not None and mine.seq == entry["seq"]:
-        return replace(mine, cached=True)
-    try:
-        state = state_loads(entry["state"])
-    except Exception:  # written by another engine version
-        return None
-    return Now(engine, options, state, entry["seq"], entry["wagers"], cached=True)
+    seq, base_seq, tail = entry["seq"], entry.get("state_seq", entry["seq"]), entry.get("tail", ())
+    found = Now(engine, options, None, seq, entry["wagers"], True, entry["state"], base_seq, tail)
+    mine = _written.get(key)
+    if mine is not None and base_seq <= mine.seq <= seq:
+        # This process kept the same round at a seq the entry covers: the same events, so
+        # the same (immutable) state, with only the entry's events after it to play.
+        start, since = mine.state, mine.seq
+    else:
+        try:
+            start, since = state_loads(entry["state"]), base_seq
+        except Exception:  # written by another engine version
+            return None
+    events = [event for event in tail if event[0] > since]
+    if [event[0] for event in events] != list(range(since + 1, seq + 1)):
+        return None  # not a whole run of events: the record answers
+    state, _ = play(engine, options, start, events)
+    return replace(found, state=state)
 
 
 def _caught_up(round_: Round, known: Now) -> Now:
@@ -266,7 +286,14 @@ def _caught_up(round_: Round, known: Now) -> Now:
     # A "wagers" event places its payload's wagers, one Wager row each (gaming.rounds).
     placed = sum(len(payload) for _, event, payload in events if event == "wagers")
     last = events[-1][0] if events else known.seq
-    return replace(known, state=state, seq=last, wagers=known.wagers + placed, cached=False)
+    return replace(
+        known,
+        state=state,
+        seq=last,
+        wagers=known.wagers + placed,
+        cached=False,
+        tail=(*known.tail, *events),
+    )
 
 
 def _rebuilt(round_: Round, engine: Engine, options: Any) -> Now:
@@ -282,22 +309,31 @@ def _keep_on_commit(round_: Round, now: Now) -> None:
     transaction.on_commit(lambda: _keep({key: now}))
 
 
-# The states this process wrote last, by cache key (a few hundred rounds at most).
+# The states this process wrote last, by cache key (a few hundred rounds at most), without
+# their entries' pickled states.
 _written: dict[str, Now] = {}
 WRITTEN_MAX = 512
+# An entry's events after its pickled state, at most: a wager pickles the state (which
+# grows with the round's wagers) once in this many events, not on every one.
+TAIL_MAX = 16
 
 
 def _keep(states: dict[str, Now]) -> None:
     if len(_written) > WRITTEN_MAX:
         _written.clear()
-    _written.update(states)
+    entries = {}
+    for key, now in states.items():
+        if now.base is None or len(now.tail) > TAIL_MAX:
+            now = replace(now, base=state_dumps(now.state), base_seq=now.seq, tail=())
+        entries[key] = {
+            "seq": now.seq,
+            "wagers": now.wagers,
+            "state": now.base,
+            "state_seq": now.base_seq,
+            "tail": now.tail,
+        }
+        _written[key] = replace(now, base=None, tail=())
     try:
-        cache.set_many(
-            {
-                key: {"seq": now.seq, "wagers": now.wagers, "state": state_dumps(now.state)}
-                for key, now in states.items()
-            },
-            KEEP_SECONDS,
-        )
+        cache.set_many(entries, KEEP_SECONDS)
     except Exception as error:  # the next request rebuilds it
         log.warning("round state cache not written: %s", error)

@@ -171,7 +171,7 @@ def event_append(
         cite=cite,
     )
     event_insert(appended)  # StateBehind if the seq is taken: the cache was behind
-    now_moved(round_, state=state, wagers=wagers)
+    now_moved(round_, (seq, event, payload), state=state, wagers=wagers)
     return appended
 
 

@@ -52,6 +52,7 @@ from games.services.ledger import (
     house_side,
     line_rows,
     lines_of,
+    one_statement,
     rows_json,
 )
 from games.services.round_state import in_play
@@ -407,12 +408,6 @@ def _settled_write(
     LedgerLine.objects.bulk_create(lines_of(entry, settled.postings))
     round_.save(update_fields=ROUND_SETTLED)
     request.save(update_fields=REQUEST_SETTLED)
-
-
-def one_statement() -> bool:
-    """Whether the settlement's rows go in one statement: on PostgreSQL (data-modifying
-    WITH clauses); SQLite has none, so there the ORM writes them."""
-    return connection.vendor == "postgresql"
 
 
 ROUND_SETTLED = ("status", "settled_at", "rules_hash", "state_after")

@@ -1,0 +1,84 @@
+"""The open round's cache entry (games/services/round_state.py, issue 21): a state pickled
+once in a while and the events after it, so a wager neither pickles the whole round (which
+grows with its wagers) nor, in a process that saw the round a few events ago, unpickles it."""
+
+import pytest
+from django.core.cache import cache
+
+from games.services import round_state
+from games.services.round_state import TAIL_MAX, _key, _written, in_play
+from tests.games.round_fixtures import open_table, opened, place, wager
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def placed_one_by_one(count: int):
+    round_ = opened(open_table("sic_bo", max_wager="1000"))
+    for n in range(count):
+        place(round_, wager(f"p{n}", "big" if n % 2 else "small", "10"))
+    return round_
+
+
+def test_the_state_is_pickled_once_in_tail_max_events(monkeypatch):
+    cache.clear()
+    dumped = []
+    real = round_state.state_dumps
+    monkeypatch.setattr(round_state, "state_dumps", lambda s: dumped.append(s) or real(s))
+    count = 3 * (TAIL_MAX + 1) + 2  # 53 wagers, one event each
+    round_ = placed_one_by_one(count)
+    # The first wager finds no entry: the round's start and the state after its event are
+    # pickled; then the state once every TAIL_MAX + 1 events (at seq 18, 35 and 52).
+    assert len(dumped) == 2 + (count - 1) // (TAIL_MAX + 1) == 5
+    entry = cache.get(_key(round_))
+    assert entry["seq"] == count and entry["wagers"] == count
+    assert len(entry["tail"]) == entry["seq"] - entry["state_seq"] <= TAIL_MAX
+    assert [seq for seq, _, _ in entry["tail"]] == list(range(entry["state_seq"] + 1, count + 1))
+
+
+def test_a_process_behind_plays_the_entrys_events_from_its_own_state(monkeypatch):
+    cache.clear()
+    round_ = placed_one_by_one(5)
+    key = _key(round_)
+    mine = _written[key]
+    assert mine.seq == 5
+    place(round_, wager("ann", "big", "25"), wager("bob", "total:9", "5"))
+    place(round_, wager("carl", "small", "15"))
+    _written[key] = mine  # as if another process took the last two events
+
+    def refused(data):
+        raise AssertionError("unpickled: the entry's events after seq 5 were enough")
+
+    monkeypatch.setattr(round_state, "state_loads", refused)
+    now = round_state._cached(round_, mine.engine, mine.options)
+    replayed = in_play(round_)
+    assert (now.seq, now.wagers) == (7, 8)
+    assert now.state == replayed.state
+    assert [p.wager.id for p in now.state.layout][-3:] == ["1.6", "1.7", "1.8"]
+
+
+def test_a_process_that_never_saw_the_round_unpickles_and_plays_the_tail():
+    cache.clear()
+    round_ = placed_one_by_one(TAIL_MAX + 5)  # pickled at seq 1 and TAIL_MAX + 2
+    _written.clear()
+    engine_state = in_play(round_)
+    now = round_state._cached(round_, engine_state.engine, engine_state.options)
+    assert now.seq == TAIL_MAX + 5
+    # The pickled state leaves the used ids out (the database keeps them): the layout.
+    assert now.state.layout == engine_state.state.layout
+    assert len(now.state.layout) == TAIL_MAX + 5
+    assert now.base_seq == TAIL_MAX + 2 and len(now.tail) == 3
+
+
+def test_an_entry_missing_an_event_is_not_trusted():
+    cache.clear()
+    round_ = placed_one_by_one(4)
+    key = _key(round_)
+    entry = cache.get(key)
+    entry["tail"] = tuple(e for e in entry["tail"] if e[0] != 3)  # a hole at seq 3
+    cache.set(key, entry)
+    _written.clear()
+    state = in_play(round_)
+    assert round_state._cached(round_, state.engine, state.options) is None
+    # ... and the next wager is taken from the record, numbered after every event.
+    placed = place(round_, wager("dan", "big", "10"))
+    assert [w.ref for w in placed] == ["1.5"]
