@@ -118,10 +118,9 @@ class Now:
     # Read from the cache and not yet borne out by the record: an event it refuses may
     # only be behind (`behind_check`).
     cached: bool = False
-    # The cache entry it stands on: a state pickled at `base_seq` and the events after it
-    # (`_keep`). None: no entry, the next write pickles the state.
-    base: bytes | None = None
-    base_seq: int = 0
+    # The cache entry it stands on: the seq of the state pickled under its own key, and
+    # the events after it (`_keep`). None: no pickled state, the next write pickles one.
+    base_seq: int | None = None
     tail: tuple[Event, ...] = ()
 
 
@@ -248,34 +247,46 @@ def _key(round_: Round) -> str:
 
 
 def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
-    """The round's entry: a state pickled at some seq and the events after it (`_keep`),
-    played from this process's own last state of the round when the events after that are
-    all in the entry (no unpickling), else from the pickled state."""
+    """The round's entry: the seq of a state pickled under a key of its own and the events
+    after it (`_keep`), played from this process's own last state of the round when the
+    events after that are all in the entry (no state read, no unpickling), else from the
+    pickled state."""
     key = _key(round_)
     try:
         entry = cache.get(key)
+        mine = _written.get(key)
+        if not entry or "state_seq" not in entry:  # none, or written before the tail
+            return None
+        seq, base_seq, tail = entry["seq"], entry["state_seq"], entry["tail"]
+        if mine is not None and base_seq <= mine.seq <= seq:
+            # This process kept the same round at a seq the entry covers: the same events,
+            # so the same (immutable) state, with only the entry's events after it to play.
+            start, since = mine.state, mine.seq
+        else:
+            pickled = cache.get(_state_key(key, base_seq))
+            start, since = _loaded(pickled), base_seq
+            if start is None:
+                return None
     except Exception as error:  # the cache is down: the record answers
         log.warning("round state cache unreadable: %s", error)
         return None
-    if not entry:
-        return None
-    seq, base_seq, tail = entry["seq"], entry.get("state_seq", entry["seq"]), entry.get("tail", ())
-    found = Now(engine, options, None, seq, entry["wagers"], True, entry["state"], base_seq, tail)
-    mine = _written.get(key)
-    if mine is not None and base_seq <= mine.seq <= seq:
-        # This process kept the same round at a seq the entry covers: the same events, so
-        # the same (immutable) state, with only the entry's events after it to play.
-        start, since = mine.state, mine.seq
-    else:
-        try:
-            start, since = state_loads(entry["state"]), base_seq
-        except Exception:  # written by another engine version
-            return None
     events = [event for event in tail if event[0] > since]
     if [event[0] for event in events] != list(range(since + 1, seq + 1)):
         return None  # not a whole run of events: the record answers
     state, _ = play(engine, options, start, events)
-    return replace(found, state=state)
+    return Now(engine, options, state, seq, entry["wagers"], True, base_seq, tail)
+
+
+def _loaded(pickled: bytes | None) -> Any:
+    try:
+        return None if pickled is None else state_loads(pickled)
+    except Exception:  # written by another engine version
+        return None
+
+
+def _state_key(key: str, seq: int) -> str:
+    # A pickled state never changes under its key: an entry names the one it stands on.
+    return f"{key}:state:{seq}"
 
 
 def _caught_up(round_: Round, known: Now) -> Now:
@@ -321,18 +332,18 @@ TAIL_MAX = 16
 def _keep(states: dict[str, Now]) -> None:
     if len(_written) > WRITTEN_MAX:
         _written.clear()
-    entries = {}
+    entries: dict[str, Any] = {}
     for key, now in states.items():
-        if now.base is None or len(now.tail) > TAIL_MAX:
-            now = replace(now, base=state_dumps(now.state), base_seq=now.seq, tail=())
+        if now.base_seq is None or len(now.tail) > TAIL_MAX:
+            entries[_state_key(key, now.seq)] = state_dumps(now.state)
+            now = replace(now, base_seq=now.seq, tail=())
         entries[key] = {
             "seq": now.seq,
             "wagers": now.wagers,
-            "state": now.base,
             "state_seq": now.base_seq,
             "tail": now.tail,
         }
-        _written[key] = replace(now, base=None, tail=())
+        _written[key] = replace(now, tail=())
     try:
         cache.set_many(entries, KEEP_SECONDS)
     except Exception as error:  # the next request rebuilds it

@@ -33,6 +33,20 @@ def test_the_state_is_pickled_once_in_tail_max_events(monkeypatch):
     assert entry["seq"] == count and entry["wagers"] == count
     assert len(entry["tail"]) == entry["seq"] - entry["state_seq"] <= TAIL_MAX
     assert [seq for seq, _, _ in entry["tail"]] == list(range(entry["state_seq"] + 1, count + 1))
+    # The entry a wager rewrites is small: the pickled state has a key of its own.
+    assert set(entry) == {"seq", "wagers", "state_seq", "tail"}
+    assert isinstance(cache.get(f"{_key(round_)}:state:{entry['state_seq']}"), bytes)
+
+
+def test_a_pickled_state_gone_from_the_cache_costs_a_replay_not_a_wrong_answer():
+    cache.clear()
+    round_ = placed_one_by_one(3)
+    key = _key(round_)
+    cache.delete(f"{key}:state:{cache.get(key)['state_seq']}")
+    _written.clear()
+    state = in_play(round_)
+    assert round_state._cached(round_, state.engine, state.options) is None
+    assert [w.ref for w in place(round_, wager("dan", "big", "10"))] == ["1.4"]
 
 
 def test_a_process_behind_plays_the_entrys_events_from_its_own_state(monkeypatch):
