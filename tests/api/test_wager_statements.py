@@ -100,3 +100,22 @@ def test_wagers_racing_at_one_round_each_get_their_own_ref():
     assert refs == [f"1.{n}" for n in range(1, 41)]
     seqs = list(built.round.events.order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, 41))
+
+
+@pytest.mark.usefixtures("postgres_only", "device_store_database")
+def test_on_postgresql_a_wager_is_six_statements():
+    """The lock, a savepoint pair, the event, the wagers with their placement entry and
+    lines in one statement, and the write's record (BEGIN and COMMIT not counted)."""
+    cache.clear()
+    built = one_table_build()
+    client = bearer(built.key)
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    for _ in range(3):
+        post(client, path, WAGER, key=new_key())
+    sql = [s for s in statements(client, path) if s != "BEGIN"]
+    assert len(sql) == 6, "\n".join(s[:70] for s in sql)
+    assert "FOR UPDATE" in sql[0]
+    assert sql[1].startswith("SAVEPOINT") and sql[4].startswith("RELEASE SAVEPOINT")
+    assert sql[2].startswith('INSERT INTO "games_roundevent"')
+    assert sql[3].startswith('WITH placed AS (INSERT INTO "games_wager"')
+    assert sql[5].startswith('INSERT INTO "casino_apiwrite"')
