@@ -121,3 +121,26 @@ def test_a_round_whose_result_went_in_before_the_answer_was_lost_is_counted_once
     assert round_.status == Round.Status.RESULT_ENTERED
     assert report["played"] == 1 and report["finished_after_database_loss"] == []
     assert err.count("database unavailable") == 1
+
+
+def test_a_round_settled_before_the_dealer_heard_of_it_is_counted_once(monkeypatch):
+    """The result committed, the answer lost with the database, and the workers settled the
+    round before the dealer tried again (tests/workers met it): no round is in progress, yet
+    the round is counted as played, once, and no extra round is dealt in its place."""
+    table = open_table("sic_bo")
+    operations()
+    real, calls = demo_rounds.RESULTS["sic_bo"], []
+
+    def entered_settled_then_lost(round_, rng, by, now):
+        real(round_, rng, by, now)
+        calls.append(round_.pk)
+        if len(calls) == 1:
+            Round.objects.filter(pk=round_.pk).update(status=Round.Status.SETTLED)  # a worker
+            raise OperationalError(LOST)
+
+    monkeypatch.setitem(demo_rounds.RESULTS, "sic_bo", entered_settled_then_lost)
+    report, err = run("--tables", table.number, "--rounds", "1", "--user", "olive_ops")
+    [round_] = Round.objects.filter(table=table)
+    assert calls == [round_.pk]
+    assert report["played"] == 1 and report["tables"] == {table.number: 1}
+    assert report["pending"] == [] and err.count("database unavailable") == 1

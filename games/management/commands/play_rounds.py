@@ -61,6 +61,7 @@ class Command(BaseCommand):
             raise CommandError("no open table may start a round")
         played: dict[str, list[int]] = {t.number: [] for t in tables}
         deadline = time.monotonic() + options["timeout"]
+        self.database_lost = False  # once it has been, a lost answer may hide a round
         self.finished: list[
             str
         ] = []  # rounds left half dealt, finished when the database came back
@@ -107,6 +108,14 @@ class Command(BaseCommand):
         waits for nothing. A round whose result is entered waits for the workers."""
         current = table.rounds.filter(status__in=Round.IN_PROGRESS).order_by("-number").first()
         try:
+            if current is None and self.database_lost:
+                # A round played this run whose answer was lost with the database may be
+                # settled already (the workers got there first): counted once, not dropped.
+                lost = table.rounds.filter(opened_by=by, opened_at__gte=self.started)
+                found = list(lost.exclude(pk__in=played).values_list("pk", flat=True))
+                if found:
+                    played.extend(found)
+                    return True  # the caller counts again before the next round
             if current is None:
                 played.append(round_play(table, rng, by=by, now=timezone.now()).pk)
             elif current.status != Round.Status.RESULT_ENTERED and current.opened_by_id == by.pk:
@@ -136,6 +145,7 @@ class Command(BaseCommand):
                 done = action()
             except RETRY_ON as error:
                 lost_at = lost_at or time.monotonic()
+                self.database_lost = True
                 # A broken connection is not used again: the next try opens a new one (not
                 # inside a caller's transaction, a test's: closing would end it).
                 for connection in connections.all():
