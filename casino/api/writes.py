@@ -106,6 +106,12 @@ def write_run(
         fingerprint=fingerprint,
         status_code=0,
     )
+    # A retry (the usual replay) is answered before the write runs again: one read, not
+    # the whole write rolled back. A request with the key still in flight is not seen
+    # here: the unique key decides between the two, below.
+    first = _holder_of(record)
+    if first is not None:
+        return _replay(first, record)
     try:
         with transaction.atomic(), acting_as(request.user):
             response = handler()

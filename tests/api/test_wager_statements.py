@@ -27,7 +27,7 @@ def statements(client, path: str) -> list[str]:
     ]
 
 
-def test_a_wager_is_at_most_eight_statements_and_replays_nothing(device_store_database):
+def test_a_wager_is_a_few_statements_and_replays_nothing(device_store_database):
     cache.clear()
     built = one_table_build()
     client = bearer(built.key)
@@ -38,8 +38,11 @@ def test_a_wager_is_at_most_eight_statements_and_replays_nothing(device_store_da
     for _ in range(20):
         post(client, path, WAGER, key=new_key())
     later = statements(client, path)
+    # SQLite has no data-modifying WITH: the wagers, the entry and its lines are three
+    # inserts there (one statement on PostgreSQL, the issue's database: 7 in all).
+    most = 8 if connection.vendor == "postgresql" else 10
     for sql in (first, later):
-        assert len(sql) <= 8, "\n".join(sql)
+        assert len(sql) <= most, "\n".join(sql)
         assert not any('FROM "games_roundevent"' in s and "ORDER BY" in s for s in sql)
         assert not any('FROM "auth_permission"' in s for s in sql)
     assert len(later) == len(first)  # 22 events on: the same statements
@@ -103,9 +106,10 @@ def test_wagers_racing_at_one_round_each_get_their_own_ref():
 
 
 @pytest.mark.usefixtures("postgres_only", "device_store_database")
-def test_on_postgresql_a_wager_is_six_statements():
-    """The lock, a savepoint pair, the event, the wagers with their placement entry and
-    lines in one statement, and the write's record (BEGIN and COMMIT not counted)."""
+def test_on_postgresql_a_wager_is_seven_statements():
+    """Whether the key was answered already, the lock, a savepoint pair, the event, the
+    wagers with their placement entry and lines in one statement, and the write's record
+    (BEGIN and COMMIT not counted)."""
     cache.clear()
     built = one_table_build()
     client = bearer(built.key)
@@ -113,9 +117,29 @@ def test_on_postgresql_a_wager_is_six_statements():
     for _ in range(3):
         post(client, path, WAGER, key=new_key())
     sql = [s for s in statements(client, path) if s != "BEGIN"]
-    assert len(sql) == 6, "\n".join(s[:70] for s in sql)
-    assert "FOR UPDATE" in sql[0]
-    assert sql[1].startswith("SAVEPOINT") and sql[4].startswith("RELEASE SAVEPOINT")
-    assert sql[2].startswith('INSERT INTO "games_roundevent"')
-    assert sql[3].startswith('WITH placed AS (INSERT INTO "games_wager"')
-    assert sql[5].startswith('INSERT INTO "casino_apiwrite"')
+    assert len(sql) == 7, "\n".join(s[:70] for s in sql)
+    assert sql[0].startswith('SELECT "casino_apiwrite"')
+    assert "FOR UPDATE" in sql[1]
+    assert sql[2].startswith("SAVEPOINT") and sql[5].startswith("RELEASE SAVEPOINT")
+    assert sql[3].startswith('INSERT INTO "games_roundevent"')
+    assert sql[4].startswith('WITH placed AS (INSERT INTO "games_wager"')
+    assert sql[6].startswith('INSERT INTO "casino_apiwrite"')
+
+
+@pytest.mark.usefixtures("device_store_database")
+def test_a_retry_is_answered_from_its_record_without_running_the_write_again():
+    cache.clear()
+    built = one_table_build()
+    client = bearer(built.key)
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    for _ in range(2):  # the token's first use writes its last_used_at: cached after
+        post(client, path, WAGER, key=new_key())
+    key = new_key()
+    first = post(client, path, WAGER, key=key)
+    with CaptureQueriesContext(connection) as done:
+        again = post(client, path, WAGER, key=key)
+    assert again.status_code == first.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    sql = [q["sql"] for q in done.captured_queries]
+    assert len(sql) == 1 and sql[0].startswith('SELECT "casino_apiwrite"'), sql
