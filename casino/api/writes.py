@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from casino.actors import acting_as
 from casino.api.errors import ApiError
 from casino.models import ApiToken, ApiWrite
+from casino.rows import row_find, row_insert
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -116,7 +117,7 @@ def write_run(
         with transaction.atomic(), acting_as(request.user):
             response = handler()
             _answered(record, response)
-            record.save()  # with a key: unique per user, so a second answer cannot commit
+            row_insert(record)  # with a key: unique per user, so a second answer cannot commit
         return response
     except Exception as error:
         first = _holder_of(record)
@@ -129,7 +130,7 @@ def write_run(
         with transaction.atomic():
             _answered(record, response)
             record.pk = None
-            record.save()
+            row_insert(record)
     except IntegrityError:
         first = _holder_of(record)
         if first is None:
@@ -147,7 +148,7 @@ def _holder_of(record: ApiWrite) -> ApiWrite | None:
     """The write that holds the record's key, if it has one and it is taken."""
     if record.idempotency_key is None:
         return None
-    return ApiWrite.objects.filter(user=record.user, idempotency_key=record.idempotency_key).first()
+    return row_find(ApiWrite, user_id=record.user_id, idempotency_key=record.idempotency_key)
 
 
 def _replay(first: ApiWrite, again: ApiWrite) -> Response:

@@ -24,9 +24,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import QuerySet
-from django.db.models.constants import OnConflict
-from django.db.models.sql.subqueries import InsertQuery
 
+from casino.rows import row_insert
 from games.models import Round, RoundEvent
 from games.replay import Played, play, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
@@ -212,14 +211,8 @@ def behind_check(round_: Round, now: Now) -> None:
 def event_insert(event: RoundEvent) -> None:
     """INSERT the event unless its seq is taken (StateBehind then, and nothing written): one
     statement, no savepoint, so a state cache left behind costs no error."""
-    meta = RoundEvent._meta
-    query = InsertQuery(RoundEvent, on_conflict=OnConflict.IGNORE)
-    query.insert_values([f for f in meta.concrete_fields if not f.primary_key], [event])
-    rows = query.get_compiler(using=DEFAULT_DB_ALIAS).execute_sql(returning_fields=[meta.pk])
-    if not rows or rows[0] is None:  # one row asked: None when the conflict skipped it
+    if not row_insert(event, skip_conflict=True):
         raise StateBehind(f"round {event.round_id}: seq {event.seq} is taken")
-    event.pk = rows[0][0]
-    event._state.adding, event._state.db = False, DEFAULT_DB_ALIAS
 
 
 def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0) -> Now:

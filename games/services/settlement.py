@@ -33,6 +33,7 @@ from django.utils import timezone
 from casino import metrics
 from casino.floor_cache import FLOOR
 from casino.logs import log_context
+from casino.rows import read_fields, row_made
 from games import flow
 from games.models import (
     LedgerEntry,
@@ -200,24 +201,18 @@ def _locked_with_reads(request_id: int) -> SettlementRequest | None:
     and the round's events and wagers as JSON text (`events_read`, `wagers_read`), in one
     statement built once; the rows made instances as the ORM makes them (the same fields,
     through the same converters), without building the query each time."""
-    sql, models_read = _lock_sql()
+    sql = _lock_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [request_id])
         row = cursor.fetchone()
     if row is None:
         return None
     made, start = [], 0
-    for model, fields in models_read:
-        values = row[start : start + len(fields)]
-        start += len(fields)
-        if values[0] is None:  # no round before this one
-            made.append(None)
-            continue
-        values = [
-            _converted(value, col, converters)
-            for value, (_, col, converters) in zip(values, fields, strict=True)
-        ]
-        made.append(model.from_db(connection.alias, [f.attname for f, _, _ in fields], values))
+    for model in LOCK_READS:
+        width = len(read_fields(model))
+        values = row[start : start + width]
+        start += width
+        made.append(None if values[0] is None else row_made(model, values))  # None: no round before
     request, round_, previous = made
     round_.previous = previous
     request.round = round_
@@ -225,14 +220,12 @@ def _locked_with_reads(request_id: int) -> SettlementRequest | None:
     return request
 
 
-def _converted(value: Any, col: Any, converters: list) -> Any:
-    for converter in converters:
-        value = converter(value, col, connection)
-    return value
+# The lock's rows, in its columns' order: the request, its round and the round before it.
+LOCK_READS = (SettlementRequest, Round, Round)
 
 
 @cache
-def _lock_sql() -> tuple[str, list[tuple[type, list[tuple[Any, Any, list]]]]]:
+def _lock_sql() -> str:
     # Built once from the models' tables and columns (never per settlement).
     quote = connection.ops.quote_name
 
@@ -243,28 +236,14 @@ def _lock_sql() -> tuple[str, list[tuple[type, list[tuple[Any, Any, list]]]]]:
         table, request_round = quote(model._meta.db_table), column(SettlementRequest, "round")
         return f" FROM {table} {alias} WHERE {alias}.{column(model, 'round')} = q.{request_round})"
 
-    def every_field(model: type) -> list[tuple[Any, Any, list]]:
-        # Each field, its column as the ORM's converters are handed it, and the converters.
-        fields = []
-        for field in model._meta.concrete_fields:
-            col = field.get_col(model._meta.db_table)
-            converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-            fields.append((field, col, converters))
-        return fields
-
     event = ", ".join(f"e.{column(RoundEvent, name)}" for name in ("id", "seq", "event", "payload"))
     wager = ", ".join(
         f"w.{column(Wager, name)}" for name in ("id", "ref", "player", "kind", "table")
     )
-    models_read = [
-        (SettlementRequest, every_field(SettlementRequest)),
-        (Round, every_field(Round)),
-        (Round, every_field(Round)),
-    ]
     selected = ", ".join(
         f"{alias}.{quote(f.column)}"
-        for alias, (_, fields) in zip(("q", "r", "p"), models_read, strict=True)
-        for f, _, _ in fields
+        for alias, model in zip(("q", "r", "p"), LOCK_READS, strict=True)
+        for f, _, _ in read_fields(model)
     )
     rounds = quote(Round._meta.db_table)
     sql = (
@@ -278,7 +257,7 @@ def _lock_sql() -> tuple[str, list[tuple[type, list[tuple[Any, Any, list]]]]]:
         f" LEFT JOIN {rounds} p ON p.{column(Round, 'id')} = r.{column(Round, 'previous')}"
         f" WHERE q.{column(SettlementRequest, 'id')} = %s FOR UPDATE OF q SKIP LOCKED"
     )
-    return sql, models_read
+    return sql
 
 
 def _read(request: SettlementRequest, round_: Round) -> Read | None:

@@ -118,7 +118,7 @@ def test_on_postgresql_a_wager_is_seven_statements():
         post(client, path, WAGER, key=new_key())
     sql = [s for s in statements(client, path) if s != "BEGIN"]
     assert len(sql) == 7, "\n".join(s[:70] for s in sql)
-    assert sql[0].startswith('SELECT "casino_apiwrite"')
+    assert sql[0].startswith("SELECT") and 'FROM "casino_apiwrite"' in sql[0]
     assert "FOR UPDATE" in sql[1]
     assert sql[2].startswith("SAVEPOINT") and sql[5].startswith("RELEASE SAVEPOINT")
     assert sql[3].startswith('INSERT INTO "games_roundevent"')
@@ -142,4 +142,4 @@ def test_a_retry_is_answered_from_its_record_without_running_the_write_again():
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.json() == first.json()
     sql = [q["sql"] for q in done.captured_queries]
-    assert len(sql) == 1 and sql[0].startswith('SELECT "casino_apiwrite"'), sql
+    assert len(sql) == 1 and 'FROM "casino_apiwrite"' in sql[0], sql
