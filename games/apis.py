@@ -21,13 +21,13 @@ from rest_framework.response import Response
 
 from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
-from casino.api.permissions import scoped
+from casino.api.permissions import scoped, token_holder_id
 from casino.api.represent import represented, represented_all
 from casino.api.writes import write
 from casino.logs import log_context
 from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
-from games.services.round_state import round_locked
+from games.services.round_state import round_locked_at
 from gaming import rounds
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
@@ -168,9 +168,9 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         if self.request.method != "POST":
             round_ = super().get_object()
         else:
-            rows = self.get_queryset()  # the caller's scope; the list's ?filters play no part
+            # The caller's scope (get_queryset's: the token's holder); ?filters play no part.
             try:
-                round_ = round_locked(Round(pk=self.kwargs["pk"]), rows=rows)
+                round_ = round_locked_at(int(self.kwargs["pk"]), token_holder_id(self.request))
             except (Round.DoesNotExist, ValueError):
                 raise Http404 from None
             self.check_object_permissions(self.request, round_)

@@ -25,7 +25,8 @@ from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import QuerySet
 
-from casino.rows import row_insert
+from casino.models import Table
+from casino.rows import read_fields, row_insert, row_made
 from games.models import Round, RoundEvent
 from games.replay import Played, play, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
@@ -133,6 +134,44 @@ def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round
     locked = rows.select_for_update().select_related("table").get(pk=round_.pk)
     locked._locked_in = _transaction()
     return locked
+
+
+def round_locked_at(pk: int, holder_id: int | None) -> Round:
+    """`round_locked` for the API: round `pk` at one of `holder_id`'s tables (None: any),
+    locked with its table, by SQL built once (the ORM built the join on every wager);
+    Round.DoesNotExist when there is none."""
+    params = [pk] if holder_id is None else [pk, holder_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_at_sql(holder_id is not None), params)
+        found = cursor.fetchone()
+    if found is None:
+        raise Round.DoesNotExist(f"no round {pk} here")
+    width = len(read_fields(Round))
+    locked = row_made(Round, found[:width])
+    locked.table = row_made(Table, found[width:])
+    locked._locked_in = _transaction()
+    return locked
+
+
+@functools.cache
+def _lock_at_sql(scoped: bool) -> str:
+    quote = connection.ops.quote_name
+    selected = ", ".join(
+        f"{alias}.{quote(f.column)}"
+        for alias, model in (("r", Round), ("t", Table))
+        for f, _, _ in read_fields(model)
+    )
+    table_id = quote(Round._meta.get_field("table").column)
+    holder = f" AND t.{quote(Table._meta.get_field('holder').column)} = %s" if scoped else ""
+    round_pk, table_pk = quote(Round._meta.pk.column), quote(Table._meta.pk.column)
+    # FOR UPDATE locks the round and its table, as select_for_update with select_related
+    # (SQLite has none: its write transaction holds the whole database).
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {selected} FROM {quote(Round._meta.db_table)} r"
+        f" INNER JOIN {quote(Table._meta.db_table)} t ON t.{table_pk} = r.{table_id}"
+        f" WHERE r.{round_pk} = %s{holder}{lock}"
+    )
 
 
 def _transaction() -> object | None:

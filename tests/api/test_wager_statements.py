@@ -143,3 +143,32 @@ def test_a_retry_is_answered_from_its_record_without_running_the_write_again():
     assert again.json() == first.json()
     sql = [q["sql"] for q in done.captured_queries]
     assert len(sql) == 1 and 'FROM "casino_apiwrite"' in sql[0], sql
+
+
+@pytest.mark.usefixtures("device_store_database")
+def test_the_api_lock_reads_the_round_and_table_the_orm_reads():
+    """round_locked_at (SQL built once) gives the round and its table as round_locked's
+    queryset does, field for field; another holder's round is not found."""
+    from django.db import transaction
+
+    from casino.models import Table
+    from games.models import Round
+    from games.services.round_state import round_locked, round_locked_at
+
+    built = one_table_build()
+
+    def fields(row) -> dict[str, object]:
+        values = {f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
+        return {k: bytes(v) if isinstance(v, memoryview) else v for k, v in values.items()}
+
+    with transaction.atomic():
+        fast = round_locked_at(built.round.pk, built.holder.pk)
+        orm = Round.objects.select_related("table").get(pk=built.round.pk)
+        assert fields(fast) == fields(orm) and fields(fast.table) == fields(orm.table)
+        assert round_locked(fast) is fast  # locked in this transaction: not read again
+        assert round_locked_at(built.round.pk, None).pk == built.round.pk  # a staff session
+        with pytest.raises(Round.DoesNotExist):
+            round_locked_at(built.round.pk, built.holder.pk + 1000)
+        with pytest.raises(Round.DoesNotExist):
+            round_locked_at(built.round.pk + 1000, None)
+    assert Table.objects.filter(pk=fast.table_id).exists()
