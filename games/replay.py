@@ -101,9 +101,18 @@ def _remember(found: dict, value: object, where: tuple[str, str, object]) -> Non
 
 
 def constant(module: str, attr: str, key: object) -> object:
-    """An engine constant back from its place: the module's attribute, or an item of it."""
+    """An engine constant back from its place: the module's attribute, or an item of it;
+    nothing else (an entry naming another place is refused, never followed)."""
+    where = (module, attr, key)
+    if not module.startswith("games.rules.") or where not in _constant_places():
+        raise pickle.UnpicklingError(f"{where} is not an engine constant")
     value = getattr(import_module(module), attr)
     return value if key is None else value[key]
+
+
+@cache
+def _constant_places() -> frozenset[tuple[str, str, object]]:
+    return frozenset(_constants().values())
 
 
 def no_ids() -> UsedIds:
@@ -146,15 +155,25 @@ class _Unpickler(pickle.Unpickler):
         return constant(module, attr, key)
 
     def find_class(self, module: str, name: str) -> Any:
-        # Only engine values, the standard values they are made of, and this module's two.
+        # Only the engines' own classes, the standard values they are made of, and this
+        # module's two: never a function or a module a pickle could call its way out with.
         if module == __name__ and name in ("constant", "no_ids"):
             return super().find_class(module, name)
-        if module.startswith("games.rules.") or module in _STANDARD:
+        if (module, name) in _STANDARD:
             return super().find_class(module, name)
+        if module.startswith("games.rules."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__.startswith("games.rules."):
+                return found
         raise pickle.UnpicklingError(f"{module}.{name} is not an engine value")
 
 
-_STANDARD = frozenset({"builtins", "decimal", "fractions", "collections", "types", "copyreg"})
+_BUILTINS = "set frozenset tuple list dict int float str bytes bytearray bool complex range slice"
+_STANDARD = frozenset(
+    {("decimal", "Decimal"), ("fractions", "Fraction")}
+    | {("collections", name) for name in ("OrderedDict", "deque", "Counter")}
+    | {("builtins", name) for name in _BUILTINS.split()}
+)
 
 
 def state_dumps(state: Any) -> bytes:

@@ -305,7 +305,11 @@ def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
     events = [event for event in tail if event[0] > since]
     if [event[0] for event in events] != list(range(since + 1, seq + 1)):
         return None  # not a whole run of events: the record answers
-    state, _ = play(engine, options, start, events)
+    try:
+        state, _ = play(engine, options, start, events)
+    except Exception as error:  # an entry no engine plays: the record answers
+        log.warning("round state cache entry not played: %r", error)
+        return None
     return Now(engine, options, state, seq, entry["wagers"], True, base_seq, tail)
 
 
@@ -359,15 +363,19 @@ WRITTEN_MAX = 512
 # An entry's events after its pickled state, at most: a wager pickles the state (which
 # grows with the round's wagers) once in this many events, not on every one.
 TAIL_MAX = 16
+SUPERSEDED_SECONDS = 60
 
 
 def _keep(states: dict[str, Now]) -> None:
     if len(_written) > WRITTEN_MAX:
         _written.clear()
     entries: dict[str, Any] = {}
+    superseded = []
     for key, now in states.items():
         if now.base_seq is None or len(now.tail) > TAIL_MAX:
             entries[_state_key(key, now.seq)] = state_dumps(now.state)
+            if now.base_seq is not None and now.base_seq != now.seq:
+                superseded.append(_state_key(key, now.base_seq))
             now = replace(now, base_seq=now.seq, tail=())
         entries[key] = {
             "seq": now.seq,
@@ -378,5 +386,9 @@ def _keep(states: dict[str, Now]) -> None:
         _written[key] = replace(now, tail=())
     try:
         cache.set_many(entries, KEEP_SECONDS)
+        for old in superseded:
+            # Not kept a day beside the new one (each is the whole state): a reader that
+            # has just read an entry naming it still finds it for a while.
+            cache.touch(old, SUPERSEDED_SECONDS)
     except Exception as error:  # the next request rebuilds it
         log.warning("round state cache not written: %s", error)

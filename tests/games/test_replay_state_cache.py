@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from games.models import Resolution, Round
-from games.replay import _dispatch_table, state_dumps, state_loads
+from games.replay import _dispatch_table, constant, state_dumps, state_loads
 from games.rules.core.ids import NO_IDS, UsedIds
 from games.rules.craps import bets
 from games.rules.pai_gow.tiles import TILE_SET
@@ -388,3 +388,34 @@ def test_only_wager_types_and_used_ids_cost_a_python_call_when_pickled():
     table = _dispatch_table()
     assert UsedIds in table and type(bets.PASS) in table
     assert not {str, int, Decimal, tuple, frozenset} & set(table)
+
+
+@pytest.mark.parametrize(
+    "crafted",
+    [
+        # builtins.eval("1 + 1") by REDUCE
+        b"\x80\x05\x95\x00\x00\x00\x00\x00\x00\x00\x00\x8c\x08builtins\x94\x8c\x04eval\x94"
+        b"\x93\x94\x8c\x051 + 1\x94\x85\x94R\x94.",
+        # games.replay.constant("os", "getcwd", None) by REDUCE
+        pickle.dumps(
+            type("Crafted", (), {"__reduce__": lambda self: (constant, ("os", "getcwd", None))})()
+        ),
+    ],
+)
+def test_a_crafted_cache_entry_cannot_call_its_way_out(crafted):
+    """Anyone who could write the cache must not run code in the web or worker processes:
+    only the engines' classes, a few standard value types and the engines' own constants
+    load (the review's probe: eval and os.getcwd were reachable)."""
+    with pytest.raises(pickle.UnpicklingError):
+        state_loads(crafted)
+
+
+def test_an_old_persistent_id_naming_anything_but_a_constant_is_refused():
+    class Crafted(pickle.Pickler):
+        def persistent_id(self, obj):
+            return ("constant", "os", "getpid", None) if obj == "x" else None
+
+    buffer = io.BytesIO()
+    Crafted(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(["x"])
+    with pytest.raises(pickle.UnpicklingError, match="not an engine constant"):
+        state_loads(buffer.getvalue())

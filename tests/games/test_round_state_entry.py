@@ -96,3 +96,36 @@ def test_an_entry_missing_an_event_is_not_trusted():
     # ... and the next wager is taken from the record, numbered after every event.
     placed = place(round_, wager("dan", "big", "10"))
     assert [w.ref for w in placed] == ["1.5"]
+
+
+def test_a_tail_no_engine_plays_sends_the_read_to_the_record():
+    """A corrupt entry (an event the engine refuses) costs a replay, never a 500 on every
+    request at the round (the review's probe)."""
+    cache.clear()
+    round_ = placed_one_by_one(3)
+    key = _key(round_)
+    entry = cache.get(key)
+    entry["tail"] = (*entry["tail"], (4, "wagers", "not a list"))
+    entry["seq"] = 4
+    cache.set(key, entry)
+    state = in_play(round_)
+    assert round_state._cached(round_, state.engine, state.options) is None
+    assert [w.ref for w in place(round_, wager("dan", "big", "10"))] == ["1.4"]
+
+
+def test_a_superseded_pickled_state_is_not_kept_a_day(monkeypatch):
+    cache.clear()
+    touched = []
+    real_touch = cache.touch
+    monkeypatch.setattr(
+        cache,
+        "touch",
+        lambda key, timeout: touched.append((key, timeout)) or real_touch(key, timeout),
+    )
+    round_ = placed_one_by_one(TAIL_MAX + 3)  # pickled at seq 1, then at TAIL_MAX + 2
+    key = _key(round_)
+    assert cache.get(key)["state_seq"] == TAIL_MAX + 2
+    # The state at seq 1 is given a minute (a reader in flight still finds it), not a day.
+    assert touched == [(f"{key}:state:1", round_state.SUPERSEDED_SECONDS)]
+    assert cache.get(f"{key}:state:1") is not None
+    assert cache.get(f"{key}:state:{TAIL_MAX + 2}") is not None
