@@ -75,6 +75,28 @@ def row_made(model: type[M], values: Sequence[Any]) -> M:
     return model.from_db(connection.alias, [f.attname for f, _, _ in fields], converted)
 
 
+def read_columns(aliased: Sequence[tuple[str, type[models.Model]]]) -> str:
+    """The columns of each model under its alias, in `read_fields`' order: a joined
+    SELECT whose row `rows_made` splits back into instances."""
+    quote = connection.ops.quote_name
+    return ", ".join(
+        f"{alias}.{quote(f.column)}" for alias, model in aliased for f, _, _ in read_fields(model)
+    )
+
+
+def rows_made(
+    kinds: Sequence[type[models.Model]], row: Sequence[Any]
+) -> tuple[list[Any], Sequence[Any]]:
+    """One instance of each model from a row of `read_columns` (None where its id is NULL:
+    an outer join that found nothing), and the values after them."""
+    made, start = [], 0
+    for model in kinds:
+        values = row[start : start + len(read_fields(model))]
+        start += len(values)
+        made.append(None if values[0] is None else row_made(model, values))
+    return made, row[start:]
+
+
 @cache
 def _find_sql(model: type[models.Model], names: tuple[str, ...]) -> str:
     meta, quote = model._meta, connection.ops.quote_name

@@ -26,7 +26,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import QuerySet
 
 from casino.models import Table
-from casino.rows import read_fields, row_insert, row_made
+from casino.rows import read_columns, row_insert, rows_made
 from games.models import Round, RoundEvent
 from games.replay import Played, play, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
@@ -146,9 +146,8 @@ def round_locked_at(pk: int, holder_id: int | None) -> Round:
         found = cursor.fetchone()
     if found is None:
         raise Round.DoesNotExist(f"no round {pk} here")
-    width = len(read_fields(Round))
-    locked = row_made(Round, found[:width])
-    locked.table = row_made(Table, found[width:])
+    (locked, table), _ = rows_made((Round, Table), found)
+    locked.table = table
     locked._locked_in = _transaction()
     return locked
 
@@ -156,11 +155,7 @@ def round_locked_at(pk: int, holder_id: int | None) -> Round:
 @functools.cache
 def _lock_at_sql(scoped: bool) -> str:
     quote = connection.ops.quote_name
-    selected = ", ".join(
-        f"{alias}.{quote(f.column)}"
-        for alias, model in (("r", Round), ("t", Table))
-        for f, _, _ in read_fields(model)
-    )
+    selected = read_columns((("r", Round), ("t", Table)))
     table_id = quote(Round._meta.get_field("table").column)
     holder = f" AND t.{quote(Table._meta.get_field('holder').column)} = %s" if scoped else ""
     round_pk, table_pk = quote(Round._meta.pk.column), quote(Table._meta.pk.column)

@@ -33,7 +33,7 @@ from django.utils import timezone
 from casino import metrics
 from casino.floor_cache import FLOOR
 from casino.logs import log_context
-from casino.rows import read_fields, row_made
+from casino.rows import read_columns, rows_made
 from games import flow
 from games.models import (
     LedgerEntry,
@@ -207,16 +207,11 @@ def _locked_with_reads(request_id: int) -> SettlementRequest | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    made, start = [], 0
-    for model in LOCK_READS:
-        width = len(read_fields(model))
-        values = row[start : start + width]
-        start += width
-        made.append(None if values[0] is None else row_made(model, values))  # None: no round before
+    made, rest = rows_made(LOCK_READS, row)
     request, round_, previous = made
     round_.previous = previous
     request.round = round_
-    request.events_read, request.wagers_read = row[start:]
+    request.events_read, request.wagers_read = rest
     return request
 
 
@@ -240,11 +235,7 @@ def _lock_sql() -> str:
     wager = ", ".join(
         f"w.{column(Wager, name)}" for name in ("id", "ref", "player", "kind", "table")
     )
-    selected = ", ".join(
-        f"{alias}.{quote(f.column)}"
-        for alias, model in zip(("q", "r", "p"), LOCK_READS, strict=True)
-        for f, _, _ in read_fields(model)
-    )
+    selected = read_columns(list(zip(("q", "r", "p"), LOCK_READS, strict=True)))
     rounds = quote(Round._meta.db_table)
     sql = (
         f"SELECT {selected},"
