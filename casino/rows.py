@@ -35,22 +35,14 @@ def _written_fields(model: type[models.Model]) -> list[models.Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def row_insert(
-    row: models.Model, *, skip_conflict: bool = False, then: tuple[str, list[Any]] | None = None
-) -> bool:
+def row_insert(row: models.Model, *, skip_conflict: bool = False) -> bool:
     """INSERT the unsaved `row` and give it its id; with `skip_conflict`, False (and
     nothing written) when a unique constraint already holds its values. An IntegrityError
-    otherwise, as `save()` raises. `then`: a statement (PostgreSQL) run with the insert,
-    in the same statement, only if the row went in; its SQL names the new row `inserted`."""
+    otherwise, as `save()` raises."""
     model = type(row)
     params = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in _written_fields(model)]
-    sql = _insert_sql(model, skip_conflict)
-    if then is not None:
-        # A data-modifying WITH clause runs once, whether or not the query reads it.
-        sql = f"WITH inserted AS ({sql}), then_ AS ({then[0]}) SELECT * FROM inserted"
-        params += then[1]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_insert_sql(model, skip_conflict), params)
         found = cursor.fetchone()
     if found is None:
         return False

@@ -53,10 +53,6 @@ class Round(models.Model):
     # Names the round's entry in the state cache (games/services/round_state.py): a round
     # that reuses an id (a database restored, a test's) never reads another's entry.
     cache_token = models.UUIDField(default=uuid.uuid4, editable=False)
-    # The seq of its last event, written with the event (games/services/round_state.py):
-    # the lock reads it, so a request that waited for the round sees how far the record
-    # went without failing first. A hint only: the events are the record.
-    last_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["table", "-number"]

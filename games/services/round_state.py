@@ -5,11 +5,9 @@ wagers taken, kept in the shared cache so a request need not replay the round.
 
 The events are the record; the cache only says where they lead, and is trusted only as far
 as the record bears it out. An entry is written once its transaction has committed, so it
-is never ahead of the record. One left behind is mostly seen at once: the round's
-`last_seq`, written with each event, is read with the round's lock, and a lock that waited
-for another request reads the row that request committed, so only the events after the
-entry are read and played. Any other (a round read without its lock, a hint out of date)
-is found by the next event: the seq it expects is taken (`event_insert`, INSERT ... ON CONFLICT DO
+is never ahead of the record. One left behind (another process's write not yet in the
+cache, the cache down, a process killed between its commit and the write) is found by the
+next event: the seq it expects is taken (`event_insert`, INSERT ... ON CONFLICT DO
 NOTHING), the action's transaction is rolled back, and the action is taken again with the
 entry brought up to date by the events after it (`state_checked`). A cache that cannot be
 reached costs a replay, never a wrong answer.
@@ -184,10 +182,9 @@ def _locked_here(round_: Round) -> bool:
 
 def round_now(round_: Round) -> Now:
     """Where the round's recorded events lead (a round locked in this transaction): from
-    the cache; or the cache's entry brought up to date with the events after it, when the
-    round's `last_seq` (read with its lock) is past the entry or while an action is taken
-    again because the cache proved behind (`state_checked`); or all the events without
-    an entry."""
+    the cache; or, while an action is taken again because the cache proved behind
+    (`state_checked`), the cache's entry brought up to date with the events after it, or
+    all the events without one."""
     known = getattr(round_, "_now", None)
     if known is not None and _locked_here(round_):
         return known
@@ -197,9 +194,7 @@ def round_now(round_: Round) -> Now:
     if found is None:
         found = _rebuilt(round_, engine, options)
         _keep_on_commit(round_, found)
-    elif _rebuilding.get() or found.seq < round_.last_seq:
-        # The lock read the round after the request ahead of this one committed, before
-        # it wrote the cache: only its events are played, nothing is tried and undone.
+    elif _rebuilding.get():
         found = _caught_up(round_, found)
         _keep_on_commit(round_, found)
     round_._now = found
@@ -248,31 +243,10 @@ def behind_check(round_: Round, now: Now) -> None:
 
 
 def event_insert(event: RoundEvent) -> None:
-    """INSERT the event unless its seq is taken (StateBehind then, and nothing written), and
-    move the round's `last_seq` to it: one statement on PostgreSQL (two on SQLite, which
-    has no data-modifying WITH), no savepoint, so a state cache left behind costs no error."""
-    moved = [event.seq, event.round_id]
-    if connection.vendor == "postgresql":
-        if not row_insert(event, skip_conflict=True, then=(_last_seq_sql(), moved)):
-            raise StateBehind(f"round {event.round_id}: seq {event.seq} is taken")
-    else:
-        if not row_insert(event, skip_conflict=True):
-            raise StateBehind(f"round {event.round_id}: seq {event.seq} is taken")
-        with connection.cursor() as cursor:
-            cursor.execute(_last_seq_sql(), moved)
-    round_ = event.round if RoundEvent.round.is_cached(event) else None
-    if round_ is not None:
-        round_.last_seq = event.seq
-
-
-@functools.cache
-def _last_seq_sql() -> str:
-    quote = connection.ops.quote_name
-    last_seq = quote(Round._meta.get_field("last_seq").column)
-    return (
-        f"UPDATE {quote(Round._meta.db_table)} SET {last_seq} = %s"
-        f" WHERE {quote(Round._meta.pk.column)} = %s"
-    )
+    """INSERT the event unless its seq is taken (StateBehind then, and nothing written): one
+    statement, no savepoint, so a state cache left behind costs no error."""
+    if not row_insert(event, skip_conflict=True):
+        raise StateBehind(f"round {event.round_id}: seq {event.seq} is taken")
 
 
 def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0) -> Now:
