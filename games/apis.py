@@ -163,8 +163,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
 
     def get_object(self) -> Round:
         """One of the caller's rounds; a write (in its recorded transaction) takes it
-        locked, with its last event's seq and its wagers' count, in the one statement the
-        round flow would have read again (games/services/round_state.py)."""
+        locked, with its table, in the one statement the round flow would have read again
+        (games/services/round_state.py `round_locked_at`)."""
         if self.request.method != "POST":
             round_ = super().get_object()
         else:

@@ -114,6 +114,10 @@ def _body_of(exc: Exception) -> tuple[int, dict[str, Any]] | None:
         exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, ApiError):
         return exc.status_code, error_body(exc.status_code, exc.code, str(exc.detail), exc.reasons)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF names what was sent; an integrator also needs what is taken.
+        detail = f"{exc.detail} The API takes application/json only."
+        return 415, error_body(415, "unsupported_media_type", detail, [detail])
     if isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)
         reasons = [f"{name}: {'; '.join(texts)}" for name, texts in fields.items()]

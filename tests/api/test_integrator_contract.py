@@ -55,7 +55,9 @@ def test_a_body_that_is_not_json_is_a_415_and_opens_nothing(api_floor, content_t
         headers={"Idempotency-Key": new_key()},
     )
     answer = error_of(response, 415, "unsupported_media_type")
-    assert answer["detail"] == f'Unsupported media type "{content_type}" in request.'
+    assert answer["detail"] == (
+        f'Unsupported media type "{content_type}" in request. The API takes application/json only.'
+    )
     assert (Round.objects.count(), ApiWrite.objects.count()) == before
 
 
