@@ -30,10 +30,7 @@ def statements(client, path: str) -> list[str]:
 def test_a_wager_is_a_few_statements_and_replays_nothing(device_store_database):
     cache.clear()
     built = one_table_build()
-    client = bearer(built.key)
-    path = f"{API}/rounds/{built.round.pk}/wagers/"
-    for _ in range(2):  # the token's first use writes its last_used_at: cached after
-        post(client, path, WAGER, key=new_key())
+    client, path = _wagering(built)
     first = statements(client, path)
     for _ in range(20):
         post(client, path, WAGER, key=new_key())
@@ -61,6 +58,16 @@ def test_a_state_cache_left_behind_is_rebuilt_from_the_events(device_store_datab
     assert any('FROM "games_roundevent"' in s and "ORDER BY" in s for s in sql)  # replayed
     refs = list(built.round.wagers.order_by("id").values_list("ref", flat=True))
     assert refs == ["1.1", "1.2", "1.3"]
+
+
+def _wagering(built, warm: int = 2):
+    """A client of the built round's token and its wagers' path, `warm` wagers placed: the
+    token's first use writes its last_used_at, cached after."""
+    client = bearer(built.key)
+    path = f"{API}/rounds/{built.round.pk}/wagers/"
+    for _ in range(warm):
+        post(client, path, WAGER, key=new_key())
+    return client, path
 
 
 def _round_keys() -> list[str]:
@@ -112,10 +119,7 @@ def test_on_postgresql_a_wager_is_seven_statements():
     (BEGIN and COMMIT not counted)."""
     cache.clear()
     built = one_table_build()
-    client = bearer(built.key)
-    path = f"{API}/rounds/{built.round.pk}/wagers/"
-    for _ in range(3):
-        post(client, path, WAGER, key=new_key())
+    client, path = _wagering(built, warm=3)
     sql = [s for s in statements(client, path) if s != "BEGIN"]
     assert len(sql) == 7, "\n".join(s[:70] for s in sql)
     assert sql[0].startswith("SELECT") and 'FROM "casino_apiwrite"' in sql[0]
@@ -130,10 +134,7 @@ def test_on_postgresql_a_wager_is_seven_statements():
 def test_a_retry_is_answered_from_its_record_without_running_the_write_again():
     cache.clear()
     built = one_table_build()
-    client = bearer(built.key)
-    path = f"{API}/rounds/{built.round.pk}/wagers/"
-    for _ in range(2):  # the token's first use writes its last_used_at: cached after
-        post(client, path, WAGER, key=new_key())
+    client, path = _wagering(built)
     key = new_key()
     first = post(client, path, WAGER, key=key)
     with CaptureQueriesContext(connection) as done:

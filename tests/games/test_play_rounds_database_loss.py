@@ -104,18 +104,7 @@ def test_a_round_a_person_is_dealing_is_left_to_them():
 def test_a_round_whose_result_went_in_before_the_answer_was_lost_is_counted_once(monkeypatch):
     """The database went away after the result was committed, before the dealer heard: the
     round is counted as played (once), and no extra round is dealt in its place."""
-    table = open_table("sic_bo")
-    operations()
-    real, calls = demo_rounds.RESULTS["sic_bo"], []
-
-    def entered_then_lost(round_, rng, by, now):
-        real(round_, rng, by, now)
-        calls.append(round_.pk)
-        if len(calls) == 1:
-            raise OperationalError(LOST)
-
-    monkeypatch.setitem(demo_rounds.RESULTS, "sic_bo", entered_then_lost)
-    report, err = run("--tables", table.number, "--rounds", "1", "--user", "olive_ops")
+    table, calls, report, err = _answer_lost_after_the_result(monkeypatch, settled=False)
     [round_] = Round.objects.filter(table=table)
     assert calls == [round_.pk]
     assert round_.status == Round.Status.RESULT_ENTERED
@@ -127,20 +116,29 @@ def test_a_round_settled_before_the_dealer_heard_of_it_is_counted_once(monkeypat
     """The result committed, the answer lost with the database, and the workers settled the
     round before the dealer tried again (tests/workers met it): no round is in progress, yet
     the round is counted as played, once, and no extra round is dealt in its place."""
-    table = open_table("sic_bo")
-    operations()
-    real, calls = demo_rounds.RESULTS["sic_bo"], []
-
-    def entered_settled_then_lost(round_, rng, by, now):
-        real(round_, rng, by, now)
-        calls.append(round_.pk)
-        if len(calls) == 1:
-            Round.objects.filter(pk=round_.pk).update(status=Round.Status.SETTLED)  # a worker
-            raise OperationalError(LOST)
-
-    monkeypatch.setitem(demo_rounds.RESULTS, "sic_bo", entered_settled_then_lost)
-    report, err = run("--tables", table.number, "--rounds", "1", "--user", "olive_ops")
+    table, calls, report, err = _answer_lost_after_the_result(monkeypatch, settled=True)
     [round_] = Round.objects.filter(table=table)
     assert calls == [round_.pk]
     assert report["played"] == 1 and report["tables"] == {table.number: 1}
     assert report["pending"] == [] and err.count("database unavailable") == 1
+
+
+def _answer_lost_after_the_result(monkeypatch, *, settled: bool):
+    """One Sic Bo round played by play_rounds whose first result is committed, then (if
+    `settled`) settled as a worker would, before the database goes away: the table, the
+    rounds the result was entered at, the report and the error output."""
+    table = open_table("sic_bo")
+    operations()
+    real, calls = demo_rounds.RESULTS["sic_bo"], []
+
+    def entered_then_lost(round_, rng, by, now):
+        real(round_, rng, by, now)
+        calls.append(round_.pk)
+        if len(calls) == 1:
+            if settled:  # a worker
+                Round.objects.filter(pk=round_.pk).update(status=Round.Status.SETTLED)
+            raise OperationalError(LOST)
+
+    monkeypatch.setitem(demo_rounds.RESULTS, "sic_bo", entered_then_lost)
+    report, err = run("--tables", table.number, "--rounds", "1", "--user", "olive_ops")
+    return table, calls, report, err
