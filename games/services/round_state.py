@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
-from django.db.models import QuerySet
 
 from casino.models import Table
 from casino.rows import read_columns, row_insert, rows_made
@@ -124,22 +123,16 @@ class Now:
     tail: tuple[Event, ...] = ()
 
 
-def round_locked(round_: Round, *, rows: QuerySet[Round] | None = None) -> Round:
+def round_locked(round_: Round) -> Round:
     """The round locked for this transaction, with its table, in one statement. A round
-    locked already in this transaction is returned as it is; `rows` bounds where it is
-    looked for (Round.DoesNotExist outside them)."""
-    if _locked_here(round_):
-        return round_
-    rows = Round.objects.all() if rows is None else rows
-    locked = rows.select_for_update().select_related("table").get(pk=round_.pk)
-    locked._locked_in = _transaction()
-    return locked
+    locked already in this transaction is returned as it is."""
+    return round_ if _locked_here(round_) else round_locked_at(round_.pk, None)
 
 
 def round_locked_at(pk: int, holder_id: int | None) -> Round:
-    """`round_locked` for the API: round `pk` at one of `holder_id`'s tables (None: any),
-    locked with its table, by SQL built once (the ORM built the join on every wager);
-    Round.DoesNotExist when there is none."""
+    """Round `pk` at one of `holder_id`'s tables (None: any), locked with its table, by SQL
+    built once (the ORM built the join on every wager); Round.DoesNotExist when there is
+    none. The API's lookup, scoped to the token's holder, and `round_locked`'s."""
     params = [pk] if holder_id is None else [pk, holder_id]
     with connection.cursor() as cursor:
         cursor.execute(_lock_at_sql(holder_id is not None), params)
