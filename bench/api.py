@@ -59,7 +59,9 @@ failed connection). The clients run on the same cores as gunicorn, PostgreSQL an
 CPU a request over each whole cell (warm-up included): gunicorn's workers and this
 database's PostgreSQL backends (/proc, sampled every 0.25 s), Redis's (INFO cpu: the whole
 server's) and the clients' own; and the whole machine's (/proc/stat), which shows how much
-other jobs took.
+other jobs took. From those, the most these cores allow a wager (`bounds`: one that cost
+nothing beyond /health/'s server side, its 8 statements raw, its clients and Redis): the
+rate, its ratio to /health/, and the p99 it would see at each client count.
 
 In this process, one request at a time through casino.wsgi's handler (no HTTP, no gunicorn):
 each endpoint's time (median of `--samples`), its SQL statements (each a round trip:
@@ -71,7 +73,8 @@ the cache (ADR 0009), so the ratio to the empty round should stay near 1 (a full
 in_play, is timed at each mark too).
 `--profile` runs 10 floor reads and 10 wagers under cProfile: where their own time goes
 (psycopg, Django building SQL, Django's querysets and models, DRF, the engine, the
-project's code) and the project's functions by cumulative time.
+project's code), the project's functions by cumulative time, and the 16 functions with the
+most time of their own, wherever they are.
 
 Checks, never timing assertions (exit 1 on failure): every request answered 2xx; the Wager
 rows the clients' players hold equal the placements answered 201 (not replayed); during a
@@ -863,6 +866,16 @@ def profiled(request: Callable[[], Any]) -> str:
     stats.sort_stats("cumulative").print_stats(r"/(casino|games|devices)/", 16)
     printed = [line for line in out.getvalue().splitlines() if "(" in line]
     lines += ["    " + line.replace(str(ROOT) + "/", "")[:150] for line in printed]
+    # And the functions with the most time of their own, wherever they are.
+    out.seek(0)
+    out.truncate()
+    stats.sort_stats("tottime").print_stats(16)
+    printed = [
+        line
+        for line in out.getvalue().splitlines()
+        if line.strip()[:1].isdigit() and "function calls" not in line
+    ]
+    lines += ["    " + line.replace(str(ROOT) + "/", "")[:150] for line in printed]
     return "\n".join(lines)
 
 
@@ -1082,6 +1095,9 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
             f"{cpu['machine'] / cell.wall:>9.2f}{cell.driven.connects / n:>10.2f}"
         )
     print()
+    for line in bounds(cells):
+        print(line)
+    print()
     for cell in cells:
         if cell.events:
             print(
@@ -1089,6 +1105,51 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
                 f" (fresh rounds before it): mean {statistics.mean(cell.events):.0f},"
                 f" max {max(cell.events)}"
             )
+
+
+def bounds(cells: list[Cell]) -> list[str]:
+    """What these cores allow a wager at best, from this run's own figures: a wager that
+    cost nothing beyond the parts no wager over this stack can skip. Those are what
+    /health/ costs gunicorn's workers (the HTTP server, Django's handler and middleware),
+    what sending the wager's 8 statements costs a Python process and PostgreSQL (the raw
+    cell's clients and backends), and the wager cell's own clients and Redis. On every core
+    of the machine (idle, which is generous), that floor gives the best rate; Little's law
+    gives the mean wait of N clients sending back to back at it; /health/'s own p99 over
+    its mean wait, at the same N, gives the tail these cores and this server add to it."""
+
+    def per(cell: Cell, part: str) -> float:
+        return 1e3 * cell.cpu[part] / max(cell.driven.answered, 1)
+
+    cores = os.cpu_count() or 1
+    lines = []
+    by = {(c.kind, c.clients): c for c in cells}
+    for clients in sorted({c.clients for c in cells}):
+        health, raw, wager = (by.get((kind, clients)) for kind in (HEALTH, RAW, WAGER))
+        if not (health and raw and wager and health.rps and raw.driven.answered):
+            continue
+        floor = (
+            per(health, "web")
+            + per(raw, "clients")
+            + per(raw, "pg")
+            + per(wager, "clients")
+            + per(wager, "redis")
+        )
+        best = 1e3 * cores / floor
+        mean = 1e3 * clients / best
+        tail = health.percentile(0.99) / (1e3 * clients / health.rps)
+        now = sum(per(wager, part) for part in ("web", "pg", "redis", "clients"))
+        lines.append(
+            f"the most these {cores} cores allow a wager, {clients} clients: {floor:.2f} ms of"
+            f" CPU a wager that cost nothing beyond /health/'s gunicorn {per(health, 'web'):.2f},"
+            f" its 8 statements raw (psycopg {per(raw, 'clients'):.2f}, PostgreSQL"
+            f" {per(raw, 'pg'):.2f}), its clients {per(wager, 'clients'):.2f} and Redis"
+            f" {per(wager, 'redis'):.3f}: {best:,.0f} a second on idle cores, "
+            f"{best / health.rps:.2f} of /health/; a mean wait of {mean:.1f} ms, and with"
+            f" /health/'s p99 at {tail:.1f} times its mean wait here, a p99 near {tail * mean:.0f}"
+            f" ms. The wager now: {now:.2f} ms of CPU; 0.25 of /health/ allows"
+            f" {1e3 * cores / (0.25 * health.rps):.2f} on idle cores"
+        )
+    return lines
 
 
 def main() -> None:

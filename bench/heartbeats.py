@@ -53,7 +53,9 @@ Timed, `--seconds` each, in one run:
   the server keeps it. A client waits for each answer, and a heartbeat waits on Redis's
   round trip: with as many clients as the gthread workers have threads (16 on 2 cores),
   not 4, the cores rather than the round trips bound the rate, as a floor's thousand
-  devices would. A `--warmup` first; 204s are counted and anything else reported.
+  devices would. A `--warmup` first; 204s are counted and anything else reported. Then
+  the most these cores allow a heartbeat over HTTP (`http_bounds`: one that cost nothing
+  beyond the trivial app's server side, the store's one call, its clients and Redis).
 - Baselines on PostgreSQL, in this process: a row per heartbeat (DeviceNonce
   objects.create, one INSERT and its commit: the baseline the issue names), and
   DatabaseStore.heartbeat (the embedded default: a nonce row and the Device row updated,
@@ -401,7 +403,9 @@ def store_batches(
 
 def store_single(
     store: Any, devices: list[Dev], seconds: float, problems: list[str]
-) -> tuple[Figure, float]:
+) -> tuple[Figure, float, float]:
+    """The store's one call an HTTP heartbeat makes: the figure, and Redis's CPU and this
+    process's CPU a call (seconds)."""
     counter = iter(range(10**12))
     refused = [0]
 
@@ -422,7 +426,7 @@ def store_single(
         f"{1e6 * wall / done:.0f} µs a call: {1e6 * cpu / done:.0f} µs of this process's CPU,"
         f" {1e6 * spent / done:.1f} µs of Redis's, the rest waiting on the round trip"
     )
-    return figure, spent / done
+    return figure, spent / done, cpu / done
 
 
 def database_rows(devices: list[Dev], seconds: float) -> Figure:
@@ -985,6 +989,32 @@ def stale_trials(
 # --- the run ----------------------------------------------------------------------------------
 
 
+def http_bounds(served: list[Served], call_ms: float) -> list[str]:
+    """The most these cores allow a heartbeat over HTTP, from this run's own figures: one
+    that cost nothing beyond the trivial app's gunicorn (the HTTP server), the store's one
+    call (this process's CPU for it, measured alone) and the casino.wsgi figure's own
+    clients and Redis, on every core of the machine, idle (which is generous)."""
+    cores = os.cpu_count() or 1
+    lines = []
+    for row in served:
+        if row.app != "casino.wsgi":
+            continue
+        trivial = next(
+            t for t in served if t.app == "trivial" and t.worker_class == row.worker_class
+        )
+        floor = trivial.gunicorn_ms + call_ms + row.clients_ms + row.redis_ms
+        lines.append(
+            f"the most these {cores} cores allow a heartbeat over HTTP ({row.worker_class}):"
+            f" {floor:.3f} ms of CPU for one that cost nothing beyond the trivial app's gunicorn"
+            f" {trivial.gunicorn_ms:.3f}, the store's one call {call_ms:.3f}, its clients"
+            f" {row.clients_ms:.3f} and Redis {row.redis_ms:.3f}: {1e3 * cores / floor:,.0f} a"
+            f" second on idle cores; casino.wsgi took {row.gunicorn_ms:.3f} ms of gunicorn's"
+            f" CPU, {row.figure.per_s:,.0f} a second; 3,000 a second allows"
+            f" {1e3 * cores / 3000:.3f} ms in all"
+        )
+    return lines
+
+
 def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> list[str]:
     from devices.store import RedisStore, store
 
@@ -1020,7 +1050,7 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     redis.Redis.from_url(BROKER_URL).flushdb()
 
     batches, batch_redis = store_batches(hb_store, devices, args.seconds, args.batch, problems)
-    single, _ = store_single(hb_store, devices, args.seconds, problems)
+    single, _, single_cpu = store_single(hb_store, devices, args.seconds, problems)
     # Their nonces would expire during the next figures, on Redis's CPU: gone now instead.
     prefix_clear(hb_store.client, f"{hb_store.prefix}nonce:*")
     signing = signing_rate(devices, min(args.seconds, 1.0))
@@ -1095,6 +1125,8 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         f"a credential load (auth._load) takes {load_ms:.2f} ms in this process, with the"
         f" model's ordering (4 tables joined) {plain_ms:.2f} ms"
     )
+    for line in http_bounds(served, 1e3 * single_cpu):
+        print(line)
     need = sum(len([d for d in devices if d.kind == k]) / stale_interval(k) for k in kinds)
     best = max((s for s in served if s.app == "casino.wsgi"), key=lambda s: s.figure.per_s)
     print(
