@@ -32,11 +32,12 @@ from django.views.decorators.cache import never_cache
 from rest_framework.renderers import JSONRenderer
 
 from casino import floor_cache
+from casino.api import throttles
+from casino.api.errors import throttled_response
 from casino.charts import p_text
 from casino.models import SetInPlay, Table
 from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
 from casino.services.equipment import set_limit_of
-from casino.versioned import read
 from devices.models import Device
 from devices.selectors import Seen, seen_of
 from devices.watch import threshold
@@ -543,20 +544,36 @@ def _badges() -> dict[str, list[dict[str, str]]]:
         return {}
 
 
-@never_cache
-def floor_data(request: HttpRequest) -> JsonResponse:
-    """The floor snapshot as JSON, for the page's polling (401 signed out, 403 no right)."""
+def _over_budget(request: HttpRequest, reading: Iterable[str] = ()) -> tuple[Any, Any]:
+    """Count a poll against its caller's budget (casino/api/throttles.py: a signed-in
+    user's, as the API counts a session; signed out, the address's), reading `reading` in
+    the same trip: (the 429 to answer or None, what was read; None if the cache failed)."""
     user = request.user
+    if user.is_authenticated:
+        budget, who = "user", str(user.pk)
+    else:
+        budget, who = "anonymous", throttles.address(request)
+    taken = throttles.take(budget, who, reading)
+    if taken.wait:
+        return throttled_response(throttles.refusal_text(budget, taken.wait), taken.wait), None
+    return None, taken.found
+
+
+@never_cache
+def floor_data(request: HttpRequest) -> HttpResponse:
+    """The floor snapshot as JSON, for the page's polling (401 signed out, 403 no right,
+    429 over the caller's budget)."""
+    user = request.user
+    # The budget, the user's right and the floor's entry in one trip (casino/floor_cache.py).
+    scope = floor_cache.viewer_scope(user.pk, VIEW) if user.is_authenticated else ""
+    reading = [*floor_cache.VIEWERS.keys(scope), *floor_cache.FLOOR.keys(floor_cache.EVERYTHING)]
+    refused, found = _over_budget(request, reading if user.is_staff else ())
+    if refused is not None:
+        return refused
     if not user.is_authenticated:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
     if not user.is_staff:
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
-    # The user's right and the floor's entry in one trip (casino/floor_cache.py).
-    scope = floor_cache.viewer_scope(user.pk, VIEW)
-    found = read(
-        [*floor_cache.VIEWERS.keys(scope), *floor_cache.FLOOR.keys(floor_cache.EVERYTHING)],
-        "the floor's data",
-    )
     if not floor_cache.VIEWERS.serve(found, scope, lambda: user.has_perm(VIEW)):
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
     body = floor_cache.FLOOR.serve(found, floor_cache.EVERYTHING, floor_build)
@@ -725,7 +742,11 @@ def statistics_read() -> dict[str, Any]:
 
 @never_cache
 def floor_statistics(request: HttpRequest) -> HttpResponse:
-    """The badges as JSON, for the floor page's polling (401 signed out, 403 no right)."""
+    """The badges as JSON, for the floor page's polling (401 signed out, 403 no right,
+    429 over the caller's budget)."""
+    refused, _ = _over_budget(request)
+    if refused is not None:
+        return refused
     user = request.user
     if not user.is_authenticated:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)

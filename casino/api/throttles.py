@@ -3,7 +3,8 @@ one caller takes the whole floor and a flood of one kind never starves another.
 
     token       an API token's requests                 CASINO_THROTTLE_TOKEN
     user        a signed-in user's API requests         CASINO_THROTTLE_USER
-                (the session: staff tools)
+                (the session: staff tools) and the
+                floor page's polls (casino/floor_page.py)
     anonymous   API requests without credentials, and   CASINO_THROTTLE_ANONYMOUS
                 those whose credentials are refused
                 (none where a view needs them, a

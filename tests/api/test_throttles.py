@@ -147,6 +147,36 @@ def test_a_signed_in_user_has_a_budget(api_floor, clock, settings):
     assert bearer(api_floor.a.key).get(f"{API}/tables/").status_code == 200
 
 
+USER_OVER = "too many requests from this user: 2 in 60 s at most; try again in 45 s"
+
+
+def test_the_floor_page_s_polling_spends_the_user_s_budget_as_the_api_does(
+    api_floor, clock, settings
+):
+    settings.CASINO_THROTTLE_USER = (2, 60)
+    ops = session(api_floor.operations)
+    assert ops.get("/floor/data.json").status_code == 200
+    assert ops.get("/floor/statistics.json").status_code == 200
+    # One user, one budget: the page's two polls and the API through the session.
+    throttled(ops.get("/floor/data.json"), "45", USER_OVER)
+    throttled(ops.get("/floor/statistics.json"), "45", USER_OVER)
+    throttled(ops.get(f"{API}/tables/"), "45", USER_OVER)
+    # Another user has a budget of their own; the next window lets the first through.
+    assert session(api_floor.compliance).get("/floor/data.json").status_code == 200
+    clock.now += 60
+    assert ops.get("/floor/data.json").status_code == 200
+
+
+def test_the_floor_page_s_polls_signed_out_spend_the_address_s_budget(api_floor, clock, settings):
+    settings.CASINO_THROTTLE_ANONYMOUS = (1, 60)
+    signed_out = Client(REMOTE_ADDR="10.4.4.1")
+    assert signed_out.get("/floor/data.json").status_code == 401
+    over = "too many requests from this address: 1 in 60 s at most; try again in 45 s"
+    throttled(signed_out.get("/floor/data.json"), "45", over)
+    throttled(signed_out.get("/floor/statistics.json"), "45", over)
+    assert Client(REMOTE_ADDR="10.4.4.2").get("/floor/data.json").status_code == 401
+
+
 def test_a_device_s_heartbeats_are_unaffected_by_an_api_burst_and_have_their_own_budget(
     api_floor, clock, settings
 ):

@@ -355,7 +355,9 @@ def test_the_redis_cache_keeps_one_client_a_pool():
 
 
 @COMMITS
-def test_the_pages_data_reads_the_right_and_the_floor_in_one_trip(builds, monkeypatch):
+def test_the_pages_data_counts_its_budget_and_reads_the_right_and_the_floor_in_one_trip(
+    builds, monkeypatch
+):
     compliant_table("sic_bo", number="SB-01", now=timezone.now() - 10 * M)
     user = staff("ops-a", "operations")
     user.is_staff = True
@@ -365,12 +367,21 @@ def test_the_pages_data_reads_the_right_and_the_floor_in_one_trip(builds, monkey
     first = client.get("/floor/data.json")
     assert first.status_code == 200 and len(builds) == 1
     trips = []
+    # The user's budget is counted in the same trip (casino/api/throttles.py).
+    counted = throttles.window_count
     monkeypatch.setattr(
-        floor_page, "read", lambda keys, name: trips.append(keys) or read(keys, name)
+        throttles,
+        "window_count",
+        lambda key, seconds, reading=(): (
+            trips.append((key, list(reading))) or counted(key, seconds, reading)
+        ),
     )
     with CaptureQueriesContext(connection) as queries:
         again = client.get("/floor/data.json")
     assert again.content == first.content and len(trips) == 1 and len(builds) == 1
+    key, reading = trips[0]
+    assert key.startswith(f"throttle:user:{user.pk}:")
+    assert len(reading) == 4  # the user's right and the floor, each with its version
     # The session and its user only: the permissions come with the floor's entry.
     tables = [re.search(r'FROM "(\w+)"', q["sql"])[1] for q in queries.captured_queries]
     assert tables == ["django_session", "auth_user"]
