@@ -28,6 +28,12 @@ timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 30
 accesslog = "-"
 errorlog = "-"
+# gunicorn's combined line, then the time taken and the request id the answer carries
+# (casino/logs.py), so a line of the access log finds the request's own log lines.
+access_log_format = (
+    '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+    " request_id=%({x-request-id}o)s"
+)
 # The load balancer in front terminates TLS and sets X-Forwarded-Proto.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 

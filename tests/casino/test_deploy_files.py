@@ -7,11 +7,15 @@ types, their commands, the queues they consume, the variables they need.
 import re
 import runpy
 import shlex
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
 from django.conf import settings
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
 
 from casino.celery import app
 
@@ -162,6 +166,31 @@ def test_gunicorn_listens_where_compose_and_the_probe_expect(monkeypatch):
     assert config["bind"] == "0.0.0.0:8000"
     # One metrics directory per server, by its port, when none is given.
     assert config["metrics_dir"].endswith("casino-metrics-8000")
+
+
+def test_gunicorn_s_access_line_carries_the_time_and_the_request_id(monkeypatch, tmp_path):
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    cfg = Config()
+    cfg.set("access_log_format", config["access_log_format"])
+    cfg.set("accesslog", str(tmp_path / "access.log"))
+    logger = Logger(cfg)
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": "/api/v1/rounds/7/wagers/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "10.0.0.9",
+    }
+    answered = SimpleNamespace(status="201 Created", sent=412, headers=[("X-Request-ID", "lb-42")])
+    logger.access(answered, [], environ, timedelta(milliseconds=37))
+    refused = SimpleNamespace(status="400 Bad Request", sent=0, headers=[])  # gunicorn's own
+    logger.access(refused, [], environ, timedelta(milliseconds=2))
+    first, second = (tmp_path / "access.log").read_text().splitlines()
+    assert first.startswith("10.0.0.9 - - [")
+    assert first.endswith(
+        '"POST /api/v1/rounds/7/wagers/ HTTP/1.1" 201 412 "-" "-" 37ms request_id=lb-42'
+    )
+    assert second.endswith(' 400 0 "-" "-" 2ms request_id=-')
 
 
 def test_flower_needs_a_login_and_stays_on_this_machine():
