@@ -92,8 +92,10 @@ def write_run(
     view: Any, request: Request, handler: Callable[[], Response], *, key_required: bool
 ) -> Response:
     """Run the write and its record in one transaction (see the module's docstring)."""
-    key = _key(request, key_required)
+    # The body first: one that is not JSON (415) or not well formed (400) is refused as
+    # such, whether or not a key came with it.
     body = _jsonable(_body(request))
+    key = _key(request, key_required)
     fingerprint = _fingerprint(request, body)
     token = request.auth if isinstance(request.auth, ApiToken) else None
     record = ApiWrite(

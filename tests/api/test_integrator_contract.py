@@ -61,6 +61,24 @@ def test_a_body_that_is_not_json_is_a_415_and_opens_nothing(api_floor, content_t
     assert (Round.objects.count(), ApiWrite.objects.count()) == before
 
 
+def test_a_form_without_an_idempotency_key_is_a_415_too(api_floor):
+    """What is wrong first: the body's format, whatever the headers (it was a 400 asking
+    for a key, and the form would have been refused once the key came)."""
+    f = api_floor
+    response = bearer(f.a.key).post(
+        f"{API}/rounds/",
+        data=f"table={f.idle.pk}",
+        content_type="application/x-www-form-urlencoded",
+    )
+    error_of(response, 415, "unsupported_media_type")
+    # A JSON body without a key is still asked for its key.
+    error_of(
+        post(bearer(f.a.key), f"{API}/rounds/", {"table": f.idle.pk}),
+        400,
+        "idempotency_key_required",
+    )
+
+
 def test_the_same_request_as_json_opens_the_round(api_floor):
     f = api_floor
     response = post(bearer(f.a.key), f"{API}/rounds/", {"table": f.idle.pk}, key=new_key())
