@@ -92,6 +92,15 @@ def test_revoking_by_key_prefix_stops_the_token_at_once_and_is_audited(
     assert bearer(api_floor.b.key).get(f"{API}/tables/").status_code == 200
 
 
+def test_a_key_prefix_is_found_in_either_case(api_floor):
+    """A key id is lowercase hex: one copied by hand in capitals names the same token."""
+    token = api_floor.b.token
+    named = f"CFT_{token.key_id[:8].upper()}"
+    call_command("api_token_revoke", named, "--by", "olive_ops", stdout=StringIO())
+    assert ApiToken.objects.get(pk=token.pk).revoked_at is not None
+    assert ApiToken.objects.get(pk=api_floor.a.token.pk).revoked_at is None
+
+
 def test_revoking_by_id(api_floor):
     token = api_floor.b.token
     call_command("api_token_revoke", str(token.pk), "--by", "olive_ops", stdout=StringIO())

@@ -17,7 +17,8 @@ from casino.services.api_tokens import token_revoke
 def token_find(named: str) -> ApiToken:
     """The one token `named` names: its id (a number, as api_token_list shows it), or its
     key's prefix (`cft_<key id>`, whole or its start, as the admin and the list show it;
-    a whole key works too). CommandError when none or several match."""
+    a whole key works too), in either case (a key id is lowercase hex, often read aloud or
+    copied by hand). CommandError when none or several match."""
     text = named.strip()
     if text.isdigit():
         token = ApiToken.objects.filter(pk=int(text)).first()
@@ -25,9 +26,10 @@ def token_find(named: str) -> ApiToken:
             raise CommandError(f"no API token with id {text}")
         return token
     prefix = f"{TOKEN_PREFIX}_"
-    if not text.startswith(prefix):
+    if not text.lower().startswith(prefix):
         raise CommandError(f"name a token by its id (a number) or its key's prefix ({prefix}...)")
-    key_id = text.removeprefix(prefix).split("_", 1)[0].rstrip("…")
+    # The key id is case-blind hex; the secret after it (a whole key given) is not used.
+    key_id = text[len(prefix) :].split("_", 1)[0].rstrip("…").lower()
     if len(key_id) < 4:
         raise CommandError(f"{text!r}: give at least 4 characters of the key id after {prefix}")
     found = list(ApiToken.objects.filter(key_id__startswith=key_id)[:3])
