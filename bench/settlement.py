@@ -1016,6 +1016,10 @@ def main() -> None:
         )
     if not args.worker_counts or min(args.worker_counts) < 1:
         parser.error("--workers: each count at least 1")
+    if args.pool == "solo" and args.concurrency != 1:
+        # A solo worker runs one task at a time in its own process: the rates would be
+        # divided by processes that do not exist.
+        parser.error("--pool solo runs one task at a time a worker: --concurrency 1 only")
 
     # SIGTERM unwinds like Ctrl-C, so the workers stop and the database is dropped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
