@@ -1,8 +1,8 @@
 """Rounds settled per second by Celery workers on PostgreSQL and Redis, against raw SQL.
 
     .venv/bin/python bench/settlement.py [--rounds 600] [--workers 1,2] [--concurrency 1]
-        [--repeat 3] [--profile-rounds 20] [--seed 625] [--setup-processes CPUS] [--redis-db 14]
-        [--quick]
+        [--repeat 3] [--profile-rounds 20] [--profile] [--seed 625] [--setup-processes CPUS]
+        [--redis-db 14] [--pool prefork|solo] [--quick]
 
 Two to three minutes with the defaults on 2 cores. `--quick` (20 rounds, one worker, one
 run, about 20 s, most of it the migration) proves it still works, with the same checks.
@@ -74,8 +74,11 @@ settled" and write no row.
 import argparse
 import contextlib
 import copy
+import cProfile
+import io
 import multiprocessing
 import os
+import pstats
 import re
 import shutil
 import signal
@@ -610,9 +613,10 @@ class Split:
         return self.total - sum(self.spent.values())
 
 
-def settle_split(requests: list[int]) -> Split:
+def settle_split(requests: list[int], profile: cProfile.Profile | None = None) -> Split:
     """round_settle in this process on each request, timing the engine, each SQL statement
-    and the commit by wrapping them (production code untouched; wrappers undone after)."""
+    and the commit by wrapping them (production code untouched; wrappers undone after);
+    under `profile` too when one is given."""
     from django.db import connection
 
     import games.services.settlement as settlement
@@ -659,16 +663,38 @@ def settle_split(requests: list[int]) -> Split:
         statements.clear()
         with connection.execute_wrapper(statement_timed):
             start = time.perf_counter()
+            if profile is not None:
+                profile.enable()
             for request_id in requests[1:]:
                 outcome = settlement.round_settle(request_id, worker="in-process")
                 if outcome != "settled":
                     raise BenchFailure(f"in-process round_settle({request_id}): {outcome}")
+            if profile is not None:
+                profile.disable()
             total = time.perf_counter() - start
     finally:
         for (module, name), function in originals.items():
             setattr(module, name, function)
         del connection._commit
     return Split(len(requests) - 1, total, spent, statements)
+
+
+def own_time(profile: cProfile.Profile, rounds: int) -> str:
+    """The 20 functions with the most time of their own in the profiled settlements."""
+    out = io.StringIO()
+    stats = pstats.Stats(profile, stream=out)
+    stats.sort_stats("tottime").print_stats(20)
+    lines = [
+        "    " + line.replace(str(ROOT) + "/", "")[:150]
+        for line in out.getvalue().splitlines()
+        if line.strip()[:1].isdigit() and "function calls" not in line
+    ]
+    total = sum(own for (_, _, own, _, _) in stats.stats.values())
+    head = (
+        f"cProfile of {rounds} settlements in-process: {1000 * total / rounds:.1f} ms a round"
+        " under the profiler; the functions with the most time of their own:"
+    )
+    return "\n".join([head, *lines])
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -733,7 +759,10 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         broker.flushdb()  # the tasks result_enter published during setup
         quiet(db)
         split_requests = request_ids(db, split_ids)
-        split = settle_split(split_requests)
+        profile = cProfile.Profile() if args.profile else None
+        split = settle_split(split_requests, profile)
+        if profile is not None:
+            print(own_time(profile, split.rounds))
         problems += [f"in-process: {p}" for p in settled_twice_check(db, split_ids)]
         connections.close_all()
         found, _ = settled_check(db, split_ids, "in-process%")
@@ -979,6 +1008,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--profile-rounds", type=int, default=20, help="rounds settled in-process, split"
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="the in-process rounds under cProfile: the functions with the most own time",
     )
     parser.add_argument("--seed", type=int, default=625, help="random.Random seed of the dice")
     parser.add_argument(
