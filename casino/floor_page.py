@@ -544,36 +544,35 @@ def _badges() -> dict[str, list[dict[str, str]]]:
         return {}
 
 
-def _over_budget(request: HttpRequest, reading: Iterable[str] = ()) -> tuple[Any, Any]:
-    """Count a poll against its caller's budget (casino/api/throttles.py: a signed-in
-    user's, as the API counts a session; signed out, the address's), reading `reading` in
-    the same trip: (the 429 to answer or None, what was read; None if the cache failed)."""
-    user = request.user
-    if user.is_authenticated:
-        budget, who = "user", str(user.pk)
-    else:
-        budget, who = "anonymous", throttles.address(request)
-    taken = throttles.take(budget, who, reading)
+def _over_budget(user: Any, reading: Iterable[str] = ()) -> tuple[HttpResponse | None, Any]:
+    """Count a staff member's poll against the user's budget (casino/api/throttles.py: the
+    one the user's API calls through the session spend too), reading `reading` in the same
+    trip: (the 429 to answer or None, what was read; None if the cache failed). A poll
+    signed out or by a user who is not staff is refused before it, as cheaply (nothing
+    read, nothing counted: the address's budget is the whole site's behind a balancer)."""
+    taken = throttles.take("user", str(user.pk), reading)
     if taken.wait:
-        return throttled_response(throttles.refusal_text(budget, taken.wait), taken.wait), None
+        detail = throttles.refusal_text("user", taken.wait)
+        return throttled_response(detail, taken.wait), None
     return None, taken.found
 
 
 @never_cache
 def floor_data(request: HttpRequest) -> HttpResponse:
     """The floor snapshot as JSON, for the page's polling (401 signed out, 403 no right,
-    429 over the caller's budget)."""
+    429 over the user's budget)."""
     user = request.user
-    # The budget, the user's right and the floor's entry in one trip (casino/floor_cache.py).
-    scope = floor_cache.viewer_scope(user.pk, VIEW) if user.is_authenticated else ""
-    reading = [*floor_cache.VIEWERS.keys(scope), *floor_cache.FLOOR.keys(floor_cache.EVERYTHING)]
-    refused, found = _over_budget(request, reading if user.is_staff else ())
-    if refused is not None:
-        return refused
     if not user.is_authenticated:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
     if not user.is_staff:
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
+    # The budget, the user's right and the floor's entry in one trip (casino/floor_cache.py);
+    # so a poll the right then refuses has spent one of the budget.
+    scope = floor_cache.viewer_scope(user.pk, VIEW)
+    reading = [*floor_cache.VIEWERS.keys(scope), *floor_cache.FLOOR.keys(floor_cache.EVERYTHING)]
+    refused, found = _over_budget(user, reading)
+    if refused is not None:
+        return refused
     if not floor_cache.VIEWERS.serve(found, scope, lambda: user.has_perm(VIEW)):
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
     body = floor_cache.FLOOR.serve(found, floor_cache.EVERYTHING, floor_build)
@@ -744,12 +743,12 @@ def statistics_read() -> dict[str, Any]:
 def floor_statistics(request: HttpRequest) -> HttpResponse:
     """The badges as JSON, for the floor page's polling (401 signed out, 403 no right,
     429 over the caller's budget)."""
-    refused, _ = _over_budget(request)
-    if refused is not None:
-        return refused
     user = request.user
     if not user.is_authenticated:
         return JsonResponse({"detail": "Sign in to the admin to see the floor."}, status=401)
     if not (user.is_staff and user.has_perm(VIEW)):
         return JsonResponse({"detail": f"Viewing the floor needs {VIEW}."}, status=403)
+    refused, _ = _over_budget(user)
+    if refused is not None:
+        return refused
     return JsonResponse(statistics_read())

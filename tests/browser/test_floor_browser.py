@@ -6,6 +6,7 @@ at .ci/artifacts/floor.png for CI.
 The page runs on the wall clock, so the floor is built a little before it.
 """
 
+import random
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from casino import floor_page
+from casino.api import throttles
 from casino.models import Table
 from casino.services.tables import table_suspend
 from tests.casino.floor_fixtures import compliant_table, operations
@@ -201,6 +203,36 @@ def test_a_failed_poll_shows_connection_lost(browser: Any, live_server: Any, cli
     sign_in_again = browser.find_element(By.ID, "floor-sign-in")
     assert sign_in_again.is_displayed()
     assert sign_in_again.get_attribute("href").endswith("/admin/login/?next=/floor/")
+    assert "SB-01" in card(browser, "SB-01").text  # the last floor stays on show
+
+
+def test_a_poll_over_the_user_s_budget_waits_as_the_429_says(
+    browser: Any, live_server: Any, client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
+):
+    """Every screen signed in as one user shares the user's budget: past it, the page
+    says so, keeps the last floor, and waits for Retry-After (not its 2 s) to poll again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as shows
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # 15 s into a window of its own: the 429 says 45 s.
+    window = 60.0 * random.randrange(10**8, 10**9)
+    monkeypatch.setattr(throttles, "clock", lambda: window + 15)
+    compliant_table("sic_bo", number="SB-01", now=timezone.now() - H, open_table=True)
+    sign_in(browser, live_server, client)
+    browser.get(f"{live_server.url}/floor/")
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        shows.text_to_be_present_in_element((By.ID, "floor-updated"), "updated ")
+    )
+    settings.CASINO_THROTTLE_USER = (1, 60)  # the page's polls so far have spent it
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        shows.visibility_of_element_located((By.ID, "floor-lost"))
+    )
+    notice = browser.find_element(By.ID, "floor-lost").text
+    assert "Too many requests from this account" in notice and "HTTP 429" in notice
+    assert "Retrying in 45 s." in notice  # the window's end, not the poll's 2 s
+    assert not browser.find_element(By.ID, "floor-sign-in").is_displayed()
     assert "SB-01" in card(browser, "SB-01").text  # the last floor stays on show
 
 

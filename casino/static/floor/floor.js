@@ -16,6 +16,9 @@
   var summary = document.getElementById("floor-summary");
   var lastAt = null;
   var signedOut = false;
+  // The wait before the next poll: the poll's own, or a 429's Retry-After (the user's
+  // budget is spent: polling sooner would only be refused again).
+  var nextMs = pollMs;
   // The statistics badges by table id (floor_page.statistics_build): drawn by the page,
   // kept here, polled every minute on their own (they are figures over a day).
   var statisticsUrl = main.getAttribute("data-statistics-url");
@@ -266,7 +269,8 @@
     if (signIn) signIn.hidden = !signedOut;
     lostDetail.textContent = why + "; showing the floor " +
       (lastAt ? "as of " + clock(lastAt) : "as the page loaded it") +
-      ". Retrying every " + pollMs / 1000 + " s.";
+      ". Retrying " + (nextMs > pollMs ? "in " + Math.round(nextMs / 1000) + " s." :
+        "every " + pollMs / 1000 + " s.");
     lost.hidden = false;
     updated.classList.add("stale");
     document.body.classList.add("is-lost");
@@ -274,6 +278,7 @@
 
   function poll() {
     signedOut = false;
+    nextMs = pollMs;
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, Math.max(5000, 3 * pollMs));
     fetch(url, {
@@ -292,6 +297,12 @@
         if (signedOut) {
           throw new Error("Signed out, or no longer allowed to see the floor (HTTP " + response.status + ")");
         }
+        if (response.status === 429) {
+          var wait = parseInt(response.headers.get("Retry-After"), 10);
+          nextMs = Math.max(pollMs, (wait > 0 ? wait : 60) * 1000);
+          throw new Error("Too many requests from this account: every screen signed in as" +
+            " it shares one budget (HTTP 429)");
+        }
         if (!response.ok) throw new Error("The server answered HTTP " + response.status);
         return response.json();
       })
@@ -304,7 +315,7 @@
       })
       .then(function () {
         clearTimeout(timer);
-        setTimeout(poll, pollMs);
+        setTimeout(poll, nextMs);
       });
   }
 
