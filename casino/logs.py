@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,7 +55,12 @@ def current_context() -> dict[str, Any]:
 
 def request_id_of(request: HttpRequest) -> str:
     """The incoming X-Request-ID when it is valid, else a new one."""
-    given = request.META.get("HTTP_X_REQUEST_ID", "")
+    return request_id_from(request.META)
+
+
+def request_id_from(meta: Mapping[str, Any]) -> str:
+    """`request_id_of` from a request's META or a WSGI environ."""
+    given = meta.get("HTTP_X_REQUEST_ID", "")
     if VALID_REQUEST_ID.fullmatch(given):
         return given
     return os.urandom(16).hex()  # 128 random bits, as a UUID4's, at a quarter of its cost

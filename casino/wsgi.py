@@ -1,17 +1,19 @@
 """WSGI entry point (gunicorn casino.wsgi).
 
 A signed heartbeat (POST /devices/v1/heartbeat) is the floor's most frequent request by
-far: every device sends one every few seconds. It takes a shorter way through Django.
-`HeartbeatHandler` is Django's own WSGI handler (the same request class, the request
-signals that look after the database connections, the same exception handling and error
-pages, the same 4xx/5xx log lines) around the view the URLconf routes the path to
-(`devices.views.heartbeat`: the signature, the timestamp, the credential, the key's
-budget (one count in the shared cache, casino/api/throttles.py), then the store's one call
-for the nonce and a revocation), with no URL resolving and only the middleware
-that acts on a heartbeat: settings.MIDDLEWARE in its order, less `HEARTBEAT_SKIPPED`. So
-the one error body, the 413 for a body over the limit, the 503 for an outage, the host
-check, the HTTPS redirect and the security headers are the full stack's. Every other
-request goes to Django, and so would a heartbeat under a script name.
+far: every device sends one every few seconds. A sound one is answered without Django's
+handler (devices/heartbeat_wsgi.py: its checks, the store's one call with the key's
+budget in it, a 204 with the headers Django gave the first one); every other heartbeat
+takes a shorter way through Django. `HeartbeatHandler` is Django's own WSGI handler (the
+same request class, the request signals that look after the database connections, the
+same exception handling and error pages, the same 4xx/5xx log lines) around the view the
+URLconf routes the path to (`devices.views.heartbeat`: the signature, the timestamp, the
+credential, then the store's one call for the key's budget, the nonce and a revocation),
+with no URL resolving and only the middleware that acts on a heartbeat: settings.MIDDLEWARE
+in its order, less `HEARTBEAT_SKIPPED`. So the one error body, the 413 for a body over the
+limit, the 503 for an outage, the host check, the HTTPS redirect and the security headers
+are the full stack's. Every other request goes to Django, and so would a heartbeat under
+a script name.
 """
 
 import os
@@ -29,6 +31,8 @@ from django.utils.module_loading import import_string
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 django_application = get_wsgi_application()
+
+from devices.heartbeat_wsgi import HeartbeatPath  # noqa: E402 - needs Django set up first
 
 # Middleware with nothing to do for a signed heartbeat: static files (WhiteNoise answers
 # only under STATIC_URL); the session, the user and the audit actor (a device has no
@@ -71,9 +75,9 @@ class HeartbeatHandler(WSGIHandler):
             return match.func(request)
 
         chain = convert_exception_to_response(view)
-        for path in reversed(settings.MIDDLEWARE):
-            if path in HEARTBEAT_SKIPPED:
-                continue
+        self.middleware_paths = [p for p in settings.MIDDLEWARE if p not in HEARTBEAT_SKIPPED]
+        self.view_name = match.view_name
+        for path in reversed(self.middleware_paths):
             middleware = import_string(path)(chain)
             hooks = [hook for hook in RESOLVER_HOOKS if hasattr(middleware, hook)]
             if hooks:
@@ -92,8 +96,13 @@ def _heartbeat_path() -> str | None:
     return reverse("device-heartbeat")
 
 
+def heartbeat_path(handler: HeartbeatHandler) -> HeartbeatPath:
+    """A sound heartbeat answered without Django's handler, anything else by `handler`."""
+    return HeartbeatPath(handler, handler.middleware_paths, handler.view_name)
+
+
 HEARTBEAT_PATH = _heartbeat_path()
-heartbeat_application = HeartbeatHandler()
+heartbeat_application = heartbeat_path(HeartbeatHandler())
 
 
 def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:

@@ -37,16 +37,33 @@ class Caller:
 _cache: dict[str, tuple[Caller, float]] = {}
 
 
+def _fresh(hit: tuple[Caller, float] | None) -> bool:
+    return (
+        hit is not None
+        and time.monotonic() - hit[1] <= settings.CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS
+    )
+
+
 def caller_for(key_id: str, now: float, *, cached: bool) -> Caller:
     """The credential's device, or SignatureRefused if it is unknown, revoked or expired."""
     hit = _cache.get(key_id) if cached else None
-    if hit is None or time.monotonic() - hit[1] > settings.CASINO_DEVICE_CREDENTIAL_CACHE_SECONDS:
+    if hit is None or not _fresh(hit):
         hit = (_load(key_id, now), time.monotonic())
         _cache[key_id] = hit
     caller = hit[0]
     if caller.until is not None and now >= caller.until:
         raise SignatureRefused(f"the credential {key_id} has been revoked or has expired")
     return caller
+
+
+def caller_cached(key_id: str, now: float) -> Caller | None:
+    """The credential's device as this process's cache holds it, when it is there, fresh
+    and has not ended; else None (`caller_for` reads it from the database, or refuses)."""
+    hit = _cache.get(key_id)
+    if hit is None or not _fresh(hit):
+        return None
+    caller = hit[0]
+    return caller if caller.until is None or now < caller.until else None
 
 
 def forget(key_id: str) -> None:

@@ -44,13 +44,22 @@ local function claim(ends_key, epoch, nonce_key, seen_key, lifetime, at, member,
 end
 """
 
-# A heartbeat. KEYS: nonce key, sorted set, ends hash, epoch key. ARGV: nonce lifetime (s),
-# last-seen score (the server's now), member, key id, signed at (Unix s).
+# A heartbeat. KEYS: nonce key, sorted set, ends hash, epoch key, and the key's budget's
+# counter if it has one. ARGV: nonce lifetime (s), last-seen score (the server's now),
+# member, key id, signed at (Unix s), and the budget's requests and the counter's expiry
+# (s). The budget is counted in the same trip (fixed windows, casino/api/throttles.py),
+# once the store is known to be begun (an answer of -2 is sent again); over it (-4),
+# nothing else is done.
 _CLAIM = (
     _CLAIM_ONE
     + """
 local epoch = redis.call('GET', KEYS[4])
 if not epoch then return -2 end
+if KEYS[5] then
+  local count = redis.call('INCR', KEYS[5])
+  if count == 1 then redis.call('EXPIRE', KEYS[5], ARGV[7]) end
+  if count > tonumber(ARGV[6]) then return -4 end
+end
 return claim(KEYS[3], epoch, KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 """
 )
@@ -123,6 +132,24 @@ class Revoked(Exception):
     """The credential was revoked: its heartbeats are refused at once, cache or not."""
 
 
+class OverBudget(Exception):
+    """The key has spent its budget of this window: nothing was recorded. `wait` is the
+    whole seconds until the window ends (Retry-After)."""
+
+    def __init__(self, wait: int) -> None:
+        self.wait = wait
+        super().__init__(wait)
+
+
+class Budget(Protocol):
+    """A request budget's window as casino/api/throttles.py gives it (`Window`)."""
+
+    key: str  # the window's counter
+    requests: int  # the most it lets through
+    kept: int  # the counter's expiry (s)
+    wait: int  # whole seconds until the window ends
+
+
 class SignedBeforeStart(Exception):
     """The request was signed before the store began (Redis came back empty since): its
     nonce may have been used and lost, so it is refused as a possible replay."""
@@ -142,6 +169,9 @@ def _reached(method: F) -> F:
 
 
 class Store(Protocol):
+    # Whether `heartbeat` counts a budget in its own call (else the caller counts it).
+    counts_budgets: bool
+
     def heartbeat(
         self,
         device_id: int,
@@ -150,11 +180,14 @@ class Store(Protocol):
         nonce: str,
         at: float,
         signed_at: float | None = None,
+        budget: Budget | None = None,
     ) -> bool:
         """Claim the nonce and record the heartbeat at `at` (the server's now); False
         (nothing written) if it was used; Revoked if the credential has ended;
         SignedBeforeStart if `signed_at` is before the store began (None: the heartbeat
-        comes from no signed request, so there is nothing to replay)."""
+        comes from no signed request, so there is nothing to replay). A store that
+        `counts_budgets` counts `budget` first, in the same call: OverBudget, nothing
+        recorded, once it is spent; the others take no budget."""
 
     def revoke(self, key_id: str, at: float = 0.0) -> None:
         """Refuse this credential's heartbeats from `at` (Unix s; 0: from now) on."""
@@ -213,6 +246,8 @@ class RedisStore:
     notices (its epoch key is gone), copies the ended credentials back from the database
     and refuses requests signed before that moment (docs/deploy.md)."""
 
+    counts_budgets = True
+
     def __init__(
         self,
         url: str,
@@ -251,6 +286,7 @@ class RedisStore:
         nonce: str,
         at: float,
         signed_at: float | None = None,
+        budget: Budget | None = None,
     ) -> dict[str, list]:
         keys = [
             self._nonce_key(key_id, nonce),
@@ -259,10 +295,11 @@ class RedisStore:
             self.epoch_key,
         ]
         signed = 1e300 if signed_at is None else signed_at  # None: no request to replay
-        return {
-            "keys": keys,
-            "args": [nonce_lifetime(), repr(at), device_id, key_id, repr(float(signed))],
-        }
+        args = [nonce_lifetime(), repr(at), device_id, key_id, repr(float(signed))]
+        if budget is not None:
+            keys.append(f"{self.prefix}{budget.key}")
+            args += [budget.requests, budget.kept]
+        return {"keys": keys, "args": args}
 
     @_reached
     def begin(self, at: float) -> float:
@@ -285,12 +322,15 @@ class RedisStore:
         nonce: str,
         at: float,
         signed_at: float | None = None,
+        budget: Budget | None = None,
     ) -> bool:
-        args = self._claim_args(device_id, kind, key_id, nonce, at, signed_at)
+        args = self._claim_args(device_id, kind, key_id, nonce, at, signed_at, budget)
         claimed = self._evalsha(self._claim, **args)
         if claimed == -2:  # Redis came back empty: nothing is taken until it is rebuilt
             self.begin(at)
             claimed = self._evalsha(self._claim, **args)
+        if claimed == -4:
+            raise OverBudget(budget.wait if budget is not None else 1)
         if claimed == -1:
             raise Revoked(key_id)
         if claimed in (-2, -3):
@@ -444,7 +484,10 @@ class RedisStore:
 
 class DatabaseStore:
     """The embedded default: the Device row's last_seen_at, and a row per nonce. It loses
-    nothing the database keeps, so it has no epoch."""
+    nothing the database keeps, so it has no epoch. A heartbeat's budget is the caller's
+    to count (in the cache)."""
+
+    counts_budgets = False
 
     def heartbeat(
         self,
@@ -454,6 +497,7 @@ class DatabaseStore:
         nonce: str,
         at: float,
         signed_at: float | None = None,
+        budget: Budget | None = None,
     ) -> bool:
         moment = _moment(at)
         ended = Q(revoked_at__isnull=False) | Q(expires_at__lte=moment)

@@ -85,6 +85,12 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
 
 
+def request_count(view: str, method: str, status: int, elapsed: float) -> None:
+    """Count one answered request: its time by view and method, its status."""
+    _timer(view, method if method in METHODS else "other").observe(elapsed)
+    _responses(status).inc()
+
+
 def refusal_code(response: HttpResponse) -> str:
     """The error body's code (the API's and the devices' one body), or "error"."""
     if isinstance(response, Response):
@@ -132,10 +138,8 @@ class MetricsMiddleware:
         started = time.perf_counter()
         response = self.get_response(request)
         elapsed = time.perf_counter() - started
-        method = request.method if request.method in METHODS else "other"
-        _timer(view_of(request), method).observe(elapsed)
         status = response.status_code
-        _responses(status).inc()
+        request_count(view_of(request), request.method or "", status, elapsed)
         if status >= 400 and speaks_api(request):
             metrics.REFUSALS.labels(refusal_code(response), str(status)).inc()
         return response

@@ -78,25 +78,46 @@ def rate(budget: str) -> tuple[int, int] | None:
     return getattr(settings, SETTINGS[budget])
 
 
-def take(budget: str, who: str, reading: Iterable[str] = ()) -> Taken:
-    """Count one request of `who` against `budget`, reading `reading` in the same trip."""
+class Window(NamedTuple):
+    """The window a request of `who` falls in now, under its budget."""
+
+    key: str  # the window's counter
+    requests: int  # the most it lets through
+    kept: int  # how long the counter is kept (s)
+    wait: int  # whole seconds until the window ends: Retry-After, once over
+
+    def count_read(self, count: int) -> int:
+        """The wait a request counted `count`-th in the window gets: 0 within budget."""
+        return 0 if count <= self.requests else self.wait
+
+
+def window(budget: str, who: str) -> Window | None:
+    """The budget's window for `who` now (its counter's key and its limit), or None when
+    the budget is off. Counted in the cache by `take`, or by the heartbeat store's own
+    call (devices/store.py), which counts a heartbeat's in the trip that records it."""
     limit = rate(budget)
-    reading = list(reading)
     if limit is None:
-        return Taken("", 0, 0, _read(reading))
+        return None
     requests, seconds = limit
     now = clock()
-    window = int(now // seconds)
-    key = f"throttle:{budget}:{who}:{window}"
-    kept = seconds + 1  # the window is in the key: the expiry only clears it away
+    index = int(now // seconds)
+    # The window is in the key: the expiry (one second past its end) only clears it away.
+    wait = max(1, math.ceil((index + 1) * seconds - now))
+    return Window(f"throttle:{budget}:{who}:{index}", requests, seconds + 1, wait)
+
+
+def take(budget: str, who: str, reading: Iterable[str] = ()) -> Taken:
+    """Count one request of `who` against `budget`, reading `reading` in the same trip."""
+    now = window(budget, who)
+    reading = list(reading)
+    if now is None:
+        return Taken("", 0, 0, _read(reading))
     try:
-        count, found = window_count(key, kept, reading)
+        count, found = window_count(now.key, now.kept, reading)
     except Exception as error:  # the backend's own (redis-py's, the file system's)
         log.warning("the %s budget not counted: the cache failed: %s", budget, error)
         return Taken("", 0, 0, None)
-    if count <= requests:
-        return Taken(key, kept, 0, found)
-    return Taken(key, kept, max(1, math.ceil((window + 1) * seconds - now)), found)
+    return Taken(now.key, now.kept, now.count_read(count), found)
 
 
 def _read(names: list[str]) -> dict[str, Any] | None:

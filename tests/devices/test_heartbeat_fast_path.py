@@ -124,7 +124,8 @@ def call(application: Any, environ: dict[str, Any]) -> Answer:
         try:
             content = b"".join(chunks)
         finally:
-            chunks.close()
+            if hasattr(chunks, "close"):  # optional in WSGI (PEP 3333)
+                chunks.close()
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)

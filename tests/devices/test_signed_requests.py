@@ -160,10 +160,16 @@ def report(client: Client, issued: Issued, table: str = "SB-01", round_: int = 1
 
 
 def state() -> dict[str, Any]:
-    """Everything a request could write: events, nonces, audit, rows, the store."""
+    """Everything a request could write: events, nonces, audit, rows, the store (but the
+    key's budget's counter, which counts a signed heartbeat whatever its answer, in the
+    Redis store's call as in the cache)."""
     current = store()
     keys = (
-        sorted(current.client.scan_iter(match=f"{current.prefix}*"))
+        sorted(
+            key
+            for key in current.client.scan_iter(match=f"{current.prefix}*")
+            if not key.startswith(f"{current.prefix}throttle:".encode())
+        )
         if isinstance(current, RedisStore)
         else []
     )
