@@ -42,7 +42,7 @@ Timed, `--seconds` each, in one run:
 - HTTP: gunicorn (`--workers` workers, for each of `--worker-classes`, on a free port)
   serving, one after the other with the same workers and clients: the baseline, a trivial
   WSGI app in this file that reads the body and answers 204; casino.wsgi, as deploy/
-  serves it (a heartbeat takes its shorter way, HeartbeatHandler); and, with the first
+  serves it (a heartbeat takes its WSGI path, devices/heartbeat_wsgi.py); and, with the first
   worker class, Django's own handler (the full stack, no shorter way). The two Django
   applications are loaded in gunicorn's master (--preload) with every credential already
   in the process's cache (`warmed`): each worker starts from a floor's steady state. The
@@ -526,7 +526,8 @@ def wsgi_in_process(
         status = []
         response = handler(environ, lambda line, headers: status.append(line))
         b"".join(response)
-        response.close()
+        if hasattr(response, "close"):  # optional in WSGI (PEP 3333)
+            response.close()
         answered[status[0]] += 1
         return 1
 
@@ -585,7 +586,7 @@ APPS = {
 }
 APP_LABELS = {
     "trivial": "baseline: a trivial WSGI app (reads the body, answers 204)",
-    "casino.wsgi": "HTTP casino.wsgi (HeartbeatHandler)",
+    "casino.wsgi": "HTTP casino.wsgi (the heartbeat's WSGI path)",
     "django": "HTTP Django's own handler (full stack)",
 }
 
