@@ -30,14 +30,7 @@ from casino.api.metrics import request_count
 from casino.logs import REQUEST_ID_HEADER, request_id_from
 from devices import auth, signing, views
 from devices.signing import SignatureRefused
-from devices.store import (
-    OverBudget,
-    RedisStore,
-    Revoked,
-    SignedBeforeStart,
-    StoreUnavailable,
-    store,
-)
+from devices.store import RedisStore, store
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -97,11 +90,11 @@ class HeartbeatPath:
         if sound is None:
             return self.handler(environ, start_response)
         try:
-            new = views.heartbeat_record(*sound)
-        except (OverBudget, Revoked, SignedBeforeStart, StoreUnavailable) as refused:
-            new = refused
+            new: bool | Exception = views.heartbeat_record(*sound)
+        except Exception as error:  # the store's refusals, an outage: Django answers them
+            new = error
         if new is not True:
-            environ[views.STORE_ANSWERED] = new
+            environ[views.STORE_ANSWERED] = views.StoreAnswered(new)
             return self.handler(environ, start_response)
         headers, at = answer
         headers = headers.copy()
@@ -122,6 +115,8 @@ class HeartbeatPath:
             or not isinstance(store(), RedisStore)
         ):
             return None, None
+        if "SCRIPT_URL" in environ or "REDIRECT_URL" in environ:
+            return None, None  # mod_rewrite's: Django's request.path may read them
         host = environ.get("HTTP_HOST")
         if not host or not _host_allowed(host, tuple(settings.ALLOWED_HOSTS)):
             return None, None
@@ -147,7 +142,7 @@ class HeartbeatPath:
                 caller.secret, "POST", environ["PATH_INFO"], timestamp, nonce, body, signature
             )
             sent = json.loads(body)
-        except (SignatureRefused, ValueError):  # a UnicodeDecodeError is a ValueError
+        except (SignatureRefused, ValueError, RecursionError):  # UnicodeDecodeError: a ValueError
             return secure, None
         if not isinstance(sent, dict) or len(sent) != 1:
             return secure, None

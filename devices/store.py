@@ -111,6 +111,14 @@ if ARGV[1] ~= '' then redis.call('SET', KEYS[2], ARGV[1], 'NX') end
 return 1
 """
 
+# One request counted in a budget's window (a request that is not a heartbeat: the
+# heartbeat's own call counts it, _CLAIM). KEYS: the counter. ARGV: its expiry (s).
+_COUNT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -189,6 +197,10 @@ class Store(Protocol):
         `counts_budgets` counts `budget` first, in the same call: OverBudget, nothing
         recorded, once it is spent; the others take no budget."""
 
+    def budget_count(self, budget: Budget) -> int:
+        """Count one request in `budget`'s window: how many it holds now (a store that
+        `counts_budgets` only)."""
+
     def revoke(self, key_id: str, at: float = 0.0) -> None:
         """Refuse this credential's heartbeats from `at` (Unix s; 0: from now) on."""
 
@@ -263,6 +275,7 @@ class RedisStore:
         self._claims = self.client.register_script(_CLAIMS)
         self._nonce = self.client.register_script(_NONCE)
         self._ends = self.client.register_script(_ENDS)
+        self._count = self.client.register_script(_COUNT)
 
     def _seen_key(self, kind: str) -> str:
         return f"{self.prefix}seen:{kind}"
@@ -429,6 +442,10 @@ class RedisStore:
                 *args,
             ]
         )
+
+    @_reached
+    def budget_count(self, budget: Budget) -> int:
+        return int(self._count(keys=[f"{self.prefix}{budget.key}"], args=[budget.kept]))
 
     @_reached
     def revoke(self, key_id: str, at: float = 0.0) -> None:

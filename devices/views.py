@@ -17,7 +17,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -71,13 +71,18 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
             caller, nonce, signed_at = auth.request_verify(request, now, cached=beat)
             # The key's own budget, counted once the signature shows the request is its
             # own (a forger cannot spend it); apart from the API's and the probes'. A
-            # heartbeat's is counted with its record (`heartbeat_record`).
+            # heartbeat's is counted with its record (`heartbeat_record`), or with its
+            # refusal if it never gets that far.
             if not beat:
-                wait = throttles.take("device", caller.key_id).wait
-                if wait:
-                    raise OverBudget(wait)
-            body = _body(request, caller)
-            return handler(request, caller, body | {"_nonce": nonce, "_signed_at": signed_at}, now)
+                budget_spend(caller)
+            try:
+                body = _body(request, caller)
+                signed = body | {"_nonce": nonce, "_signed_at": signed_at}
+                return handler(request, caller, signed, now)
+            except BadRequest:
+                if beat:
+                    budget_spend(caller)
+                raise
         except OverBudget as over:
             return throttled_response(throttles.refusal_text("device", over.wait), over.wait)
         except SignatureRefused as refused:
@@ -100,7 +105,7 @@ def device_endpoint(handler: Callable[[HttpRequest, auth.Caller, dict, float], H
 def _body(request: HttpRequest, caller: auth.Caller) -> dict[str, Any]:
     try:
         body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise BadRequest(400, "malformed_body", "the body is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest(400, "malformed_body", "the body must be a JSON object")
@@ -131,27 +136,47 @@ def _claim(caller: auth.Caller, body: dict, now: float) -> None:
         raise SignatureRefused("the nonce has been used: a replayed request")
 
 
+def budget_spend(caller: auth.Caller) -> None:
+    """Count a signed request against its key's budget: OverBudget once it is spent. With
+    the Redis store, counted by the store, where a heartbeat's record counts it
+    (`heartbeat_record`), so a key has one counter; else in the shared cache."""
+    beats = store()
+    if beats.counts_budgets:
+        budget = throttles.window("device", caller.key_id)
+        wait = budget.count_read(beats.budget_count(budget)) if budget is not None else 0
+    else:
+        wait = throttles.take("device", caller.key_id).wait
+    if wait:
+        raise OverBudget(wait)
+
+
 def heartbeat_record(caller: auth.Caller, nonce: str, signed_at: float, now: float) -> bool:
     """Record a signed heartbeat in the store, its key's budget counted first (by the
     store in the same call where it can: Redis); whether its nonce was new. Raises
     OverBudget (nothing recorded), and what the store raises."""
     beats = store()
-    budget = throttles.window("device", caller.key_id)
-    if budget is not None and not beats.counts_budgets:
-        wait = throttles.take("device", caller.key_id).wait
-        if wait:
-            raise OverBudget(wait)
-        budget = None
+    budget = None
+    if beats.counts_budgets:
+        budget = throttles.window("device", caller.key_id)
+    else:
+        budget_spend(caller)
     return beats.heartbeat(
         caller.device_id, caller.kind, caller.key_id, nonce, now, signed_at, budget=budget
     )
 
 
 # Where the heartbeat's WSGI path (devices/heartbeat_wsgi.py) leaves what the store
-# answered when it hands a heartbeat on to Django to be refused: the view answers from it
-# rather than calling the store again (which would count the budget twice). A client
-# cannot set it: its headers reach the environ only as HTTP_*.
+# answered (`StoreAnswered`) when it hands a heartbeat on to Django to be refused: the view
+# answers from it rather than calling the store again (which would count the budget
+# twice). A client cannot set it: its headers reach the environ only as HTTP_*, and as
+# text, never as this class.
 STORE_ANSWERED = "casino.heartbeat.store_answered"
+
+
+class StoreAnswered(NamedTuple):
+    """What `heartbeat_record` returned (False: a used nonce) or raised."""
+
+    answer: bool | Exception
 
 
 def heartbeat_handle(
@@ -162,12 +187,12 @@ def heartbeat_handle(
         raise BadRequest(400, "malformed_body", f"{unknown[0]} is not a heartbeat field")
     try:
         answered = request.META.pop(STORE_ANSWERED, None)
-        if answered is None:
+        if not isinstance(answered, StoreAnswered):
             new = heartbeat_record(caller, body["_nonce"], body["_signed_at"], now)
-        elif isinstance(answered, Exception):
-            raise answered
+        elif isinstance(answered.answer, Exception):
+            raise answered.answer
         else:
-            new = answered
+            new = answered.answer
     except SignedBeforeStart:
         raise SignatureRefused(BEFORE_START) from None
     except Revoked:

@@ -11,8 +11,9 @@ one caller takes the whole floor and a flood of one kind never starves another.
                 malformed, unknown or wrong key), per
                 client address
     device      a device key's signed requests          CASINO_THROTTLE_DEVICE
-                (/devices/v1/; a heartbeat's counted
-                by the Redis store in its one call)
+                (/devices/v1/; with the Redis store,
+                counted by the store, a heartbeat's in
+                the call that records it)
     probe       /health/ and /ready/, per client address CASINO_THROTTLE_PROBE
 
 A budget is a fixed window: at most N requests in each window of S seconds (counted from

@@ -12,18 +12,21 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.test import override_settings
+from django.db import OperationalError
+from django.test import Client, override_settings
 from prometheus_client import REGISTRY
 
 from casino import wsgi
 from casino.api import throttles
 from devices import auth
 from devices.heartbeat_wsgi import KNOWN_MIDDLEWARE, HeartbeatPath
+from devices.views import STORE_ANSWERED
 from tests.devices.test_heartbeat_fast_path import Answer, assert_same, call, environ_for
 from tests.devices.test_signed_requests import (  # noqa: F401 - fixtures
     HEARTBEAT,
     NOW,
     clock,
+    condition,
     headers_for,
     redis_store,
     sic_bo,
@@ -218,3 +221,58 @@ def test_the_deployed_middleware_is_the_one_the_path_knows():
     assert isinstance(wsgi.heartbeat_application, HeartbeatPath)
     assert wsgi.heartbeat_application.known
     assert tuple(wsgi.HeartbeatHandler().middleware_paths) == KNOWN_MIDDLEWARE
+
+
+def test_a_key_s_heartbeats_and_other_requests_spend_one_budget(path, sic_bo, redis_store, window):
+    with override_settings(CASINO_THROTTLE_DEVICE=(2, 60)):
+        assert path.beat(sic_bo.shaker).status_code == 204
+        assert condition(Client(), sic_bo.shaker).status_code == 200
+        assert path.beat(sic_bo.shaker).status_code == 429
+        assert condition(Client(), sic_bo.shaker).status_code == 429
+
+
+def test_a_signed_heartbeat_refused_for_its_body_spends_its_key_s_budget(
+    path, sic_bo, redis_store, window
+):
+    wrong = {"device": sic_bo.light.device.pk}  # another device's id: 403
+    with override_settings(CASINO_THROTTLE_DEVICE=(2, 60)):
+        answers = [call(path.path, signed(sic_bo.shaker, wrong)) for _ in range(2)]
+        over = path.beat(sic_bo.shaker)
+    assert [a.status_code for a in answers] == [403, 403]
+    assert over.status_code == 429
+    assert redis_store.seen("automated_shaker") == {}
+
+
+def test_a_body_nested_too_deep_for_json_is_refused_400_by_both(path, sic_bo, redis_store):
+    path.beat(sic_bo.shaker)
+    raw = b'{"device": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with override_settings(CASINO_DEVICE_MAX_BODY_BYTES=len(raw)):
+        environ = environ_for("POST", HEARTBEAT, raw, headers_for(sic_bo.shaker, HEARTBEAT, raw))
+        answer = call(path.path, environ)
+    assert (answer.status_code, answer.json()["code"]) == (400, "malformed_body")
+
+
+def test_the_database_down_while_redis_rebuilds_answers_503_as_django_does(
+    path, sic_bo, redis_store, monkeypatch
+):
+    path.beat(sic_bo.shaker)
+    redis_store.clear()  # Redis lost its data: the store copies the ended keys back first
+
+    def down() -> dict[str, float]:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(redis_store, "ends_read", down)
+    answer = path.beat(sic_bo.shaker)
+    assert (answer.status_code, answer.json()["code"]) == (503, "database_unavailable")
+    assert answer["Retry-After"] == "5"
+    assert_same(answer, call(wsgi.django_application, signed(sic_bo.shaker)))
+
+
+def test_only_the_path_s_own_object_stands_for_the_store_s_answer(sic_bo, redis_store):
+    raw = json.dumps({"device": sic_bo.shaker.device.pk}).encode()
+    headers = headers_for(sic_bo.shaker, HEARTBEAT, raw)
+    first = call(wsgi.django_application, environ_for("POST", HEARTBEAT, raw, headers))
+    assert first.status_code == 204
+    forged = {STORE_ANSWERED: True}  # as a server that let a client set it would
+    again = call(wsgi.django_application, environ_for("POST", HEARTBEAT, raw, headers, **forged))
+    assert again.status_code == 401  # the store was asked: a replay
