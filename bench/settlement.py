@@ -1,8 +1,8 @@
 """Rounds settled per second by Celery workers on PostgreSQL and Redis, against raw SQL.
 
     .venv/bin/python bench/settlement.py [--rounds 600] [--workers 1,2] [--concurrency 1]
-        [--repeat 3] [--profile-rounds 20] [--profile] [--seed 625] [--setup-processes CPUS]
-        [--redis-db 14] [--pool prefork|solo] [--quick]
+        [--repeat 3] [--profile-rounds 20] [--profile] [--profile-worker] [--seed 625]
+        [--setup-processes CPUS] [--redis-db 14] [--pool prefork|solo] [--quick]
 
 Two to three minutes with the defaults on 2 cores. `--quick` (20 rounds, one worker, one
 run, about 20 s, most of it the migration) proves it still works, with the same checks.
@@ -164,26 +164,56 @@ class Worker:
     log: Path
 
 
+# A worker's command with its own process under cProfile from "ready" to its shutdown
+# (--profile-worker), in CPU time: the message, the hand-off, the acknowledgement, the log
+# lines, and with the solo pool the task too; not the imports and the start-up, nor the
+# waits. `python -c` this, then celery's arguments.
+PROFILED_WORKER = """
+import cProfile, os, sys, time
+from celery.signals import worker_ready, worker_shutdown
+profile = cProfile.Profile(time.process_time)  # CPU time: the waits for Redis count nothing
+worker_ready.connect(lambda **_: profile.enable(), weak=False)
+def dump(**_):
+    profile.disable()
+    profile.dump_stats(os.environ["BENCH_WORKER_PROFILE"])
+worker_shutdown.connect(dump, weak=False)
+sys.argv[0] = "celery"
+from celery.__main__ import main
+main()
+"""
+
+
 def workers_start(
-    count: int, concurrency: int, env: dict[str, str], logs: Path, pool: str = "prefork"
+    count: int,
+    concurrency: int,
+    env: dict[str, str],
+    logs: Path,
+    pool: str = "prefork",
+    profile: Path | None = None,
 ) -> list[Worker]:
     """`count` celery worker processes on the settlement queue, each once it says ready
     (an INFO line: Celery logs through settings.LOGGING, so CASINO_LOG_LEVEL, not -l, sets
-    its level; a caller's quieter level would hide it)."""
+    its level; a caller's quieter level would hide it). With `profile`, the first one's
+    own process under cProfile from ready to shutdown, its stats written there."""
     env = {**env, "CASINO_LOG_LEVEL": "INFO"}
     workers = []
     for index in range(1, count + 1):
         log = logs / f"worker-{count}x{concurrency}-{index}.log"
+        command = [sys.executable, "-m", "celery"]
+        run_env = env
+        if profile is not None and index == 1:
+            command = [sys.executable, "-c", PROFILED_WORKER]
+            run_env = {**env, "BENCH_WORKER_PROFILE": str(profile)}
         with log.open("wb") as out:
             process = subprocess.Popen(
                 [
-                    sys.executable, "-m", "celery", "-A", "casino", "worker",
+                    *command, "-A", "casino", "worker",
                     "-Q", "settlement", "-n", f"bench{index}@%h",
                     "--concurrency", str(concurrency), "--pool", pool,
                     "--without-gossip", "--without-mingle", "-l", "INFO",
                 ],
                 cwd=ROOT,
-                env=env,
+                env=run_env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )  # fmt: skip
@@ -679,10 +709,11 @@ def settle_split(requests: list[int], profile: cProfile.Profile | None = None) -
     return Split(len(requests) - 1, total, spent, statements)
 
 
-def own_time(profile: cProfile.Profile, rounds: int) -> str:
-    """The 20 functions with the most time of their own in the profiled settlements."""
+def own_time(profile: cProfile.Profile | Path, rounds: int, what: str = "") -> str:
+    """The 20 functions with the most time of their own in the profiled settlements (a
+    profile, or the stats a profiled worker wrote)."""
     out = io.StringIO()
-    stats = pstats.Stats(profile, stream=out)
+    stats = pstats.Stats(str(profile) if isinstance(profile, Path) else profile, stream=out)
     stats.sort_stats("tottime").print_stats(20)
     lines = [
         "    " + line.replace(str(ROOT) + "/", "")[:150]
@@ -690,11 +721,29 @@ def own_time(profile: cProfile.Profile, rounds: int) -> str:
         if line.strip()[:1].isdigit() and "function calls" not in line
     ]
     total = sum(own for (_, _, own, _, _) in stats.stats.values())
+    what = what or f"{rounds} settlements in-process"
     head = (
-        f"cProfile of {rounds} settlements in-process: {1000 * total / rounds:.1f} ms a round"
-        " under the profiler; the functions with the most time of their own:"
+        f"cProfile of {what}: {1000 * total / rounds:.1f} ms a round under the profiler;"
+        " the functions with the most time of their own:"
     )
     return "\n".join([head, *lines])
+
+
+def task_share(profile: Path, tasks: int) -> str:
+    """The profiled worker's CPU a task, and how much of it the task's own function took
+    (none with the prefork pool: the task runs in the pool's processes)."""
+    stats = pstats.Stats(str(profile))
+    total = sum(own for (_, _, own, _, _) in stats.stats.values())
+    task = sum(
+        cumulative
+        for (path, _, function), (_, _, _, cumulative, _) in stats.stats.items()
+        if function == "round_settle_task" and path.endswith("tasks.py")
+    )
+    return (
+        f"  a task: {1000 * total / tasks:.2f} ms of the worker process's CPU under the"
+        f" profiler, {1000 * task / tasks:.2f} ms of it in round_settle_task,"
+        f" {1000 * (total - task) / tasks:.2f} ms around it"
+    )
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -841,7 +890,8 @@ def workers_run(
 ) -> tuple[Rate, list[str]]:
     """`count` workers started and warmed, the timed rounds settled by them, a few of them
     sent again (each a no-op), the workers stopped; the rate and what failed its check."""
-    workers = workers_start(count, args.concurrency, env, logs, args.pool)
+    profile = logs / f"worker-profile-{count}.prof" if args.profile_worker else None
+    workers = workers_start(count, args.concurrency, env, logs, args.pool, profile)
     try:
         warm_these = warm_ids[: 2 * count * args.concurrency]
         settle_by_workers(db, request_ids(db, warm_these), warm_these, workers)
@@ -856,6 +906,14 @@ def workers_run(
     rate = Rate(label, args.rounds / seconds, count * args.concurrency, count)
     rate.task = statistics.median(task_seconds(workers, offsets) or [float("nan")])
     rate.cpu = cpu / args.rounds
+    if profile is not None and not args.profile_worker_shown:
+        args.profile_worker_shown = True  # the first run's: the others alike
+        settled = len(SUCCEEDED.findall(workers[0].log.read_bytes()))
+        what = f"the first worker's own process ({args.pool} pool), {settled} tasks"
+        print(own_time(profile, settled, what))
+        print(task_share(profile, settled))
+        if os.environ.get("BENCH_KEEP_PROFILE"):
+            shutil.copy(profile, os.environ["BENCH_KEEP_PROFILE"])
     return rate, problems
 
 
@@ -1014,6 +1072,11 @@ def main() -> None:
         action="store_true",
         help="the in-process rounds under cProfile: the functions with the most own time",
     )
+    parser.add_argument(
+        "--profile-worker",
+        action="store_true",
+        help="the first worker's own process under cProfile (with --pool solo, its tasks too)",
+    )
     parser.add_argument("--seed", type=int, default=625, help="random.Random seed of the dice")
     parser.add_argument(
         "--setup-processes",
@@ -1033,6 +1096,7 @@ def main() -> None:
         help="seconds, not minutes: 20 rounds, one worker, one run; the same checks (exit 1)",
     )
     args = parser.parse_args()
+    args.profile_worker_shown = False
     global REDIS_URL
     REDIS_URL = REDIS_URL.rsplit("/", 1)[0] + f"/{args.redis_db}"
     if args.quick:
