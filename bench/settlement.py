@@ -61,6 +61,10 @@ the task's own run time (the median "succeeded in" of the worker log): the messa
 Redis, the hand-off to the pool process and back, the acknowledgement, the log lines.
 What Celery leaves, an estimate: a task as long as the ceiling's whole round, plus that
 time around it, as a ratio to the ceiling (what 0.7 would need of the pool's hand-off).
+`--profile-worker` runs the first worker's own process under cProfile in CPU time, from
+ready to shutdown, and prints the functions with the most time of their own and the
+task's share (none under prefork, where the task runs in the pool process; with `--pool
+solo`, the task and what Celery does around it apart).
 
 Checks, never timing assertions (exit 1 on any failure): after every run every round is
 settled and its request marked; each wager has exactly one resolution; each round has one
