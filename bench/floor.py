@@ -209,9 +209,16 @@ class Dealt:
     cpu: float = 0.0
 
 
+# gunicorn closes a kept-alive connection idle this long (its `keepalive`, which
+# deploy/gunicorn.conf.py leaves at gunicorn's default): a dealer between rounds waits
+# longer, so it opens a new connection rather than write to one the server has closed.
+SERVER_KEEPALIVE = 2.0
+
+
 class Api:
     """One table's connection to gunicorn; every answer timed; a failed connection retried
-    with the same Idempotency-Key (what the key is for)."""
+    with the same Idempotency-Key (what the key is for). A connection idle for nearly the
+    server's keep-alive is closed first, as a client that knows its server does."""
 
     def __init__(self, port: int, key: str, dealt: Dealt) -> None:
         self.port, self.dealt = port, dealt
@@ -221,6 +228,7 @@ class Api:
             "Authorization": f"Bearer {key}",
         }
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.used = 0.0  # time.monotonic() of the last answer
 
     def call(self, what: str, path: str, body: object = None, method: str = "POST") -> tuple:
         headers = dict(self.headers)
@@ -229,6 +237,8 @@ class Api:
             headers["Idempotency-Key"] = uuid.uuid4().hex
             headers["Content-Type"] = "application/json"
             data = json.dumps(body).encode() if body is not None else b""
+        if time.monotonic() - self.used > SERVER_KEEPALIVE - 0.5:
+            self.connection.close()  # http.client opens a new one on the next request
         for _ in range(3):
             tick = time.perf_counter()
             try:
@@ -240,6 +250,7 @@ class Api:
                 self.dealt.problems[f"failed connection: {type(error).__name__}"] += 1
                 continue
             self.dealt.answers.append((what, 1e3 * (time.perf_counter() - tick), response.status))
+            self.used = time.monotonic()
             if response.will_close:
                 self.connection.close()
             return response.status, json.loads(answer or b"null")
@@ -693,7 +704,7 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     print(
         f"setup {time.perf_counter() - tick:.0f} s: the demo floor and {len(tables)} tables"
         f" copied ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}); gunicorn"
-        f" {args.web} sync workers, a settlement worker x {args.concurrency}, the monitoring"
+        f" {args.web} gthread workers, a settlement worker x {args.concurrency}, the monitoring"
         f" worker with beat, simulate_devices; a round every {args.period} s / speed"
         f" {args.speed:g}, {args.seconds:g} s a size, {args.dealers} dealer processes"
     )
@@ -795,7 +806,7 @@ def main() -> None:
         "--web",
         type=int,
         default=(os.cpu_count() or 1) * 2 + 1,
-        help="gunicorn sync workers (CPUs x 2 + 1)",
+        help="gunicorn's workers (gthread, as deploy/ runs them; CPUs x 2 + 1)",
     )
     parser.add_argument("--seed", type=int, default=601)
     parser.add_argument("--quick", action="store_true", help="3 tables, speed 20, 8 s: checks")
