@@ -15,7 +15,8 @@ acknowledgement (two a settlement); redis-py fills each new client's table of ~1
 response callbacks anew (redis-py issue #3624), which made about a quarter of a worker's
 own CPU around a task (bench/settlement.py --profile-worker). A client holds no
 connection of its own (it takes one from the pool for each command), so one serves them
-all.
+all. Not for `rediss://` (settings.py): kombu sets up TLS only for a transport named
+"rediss".
 """
 
 import os

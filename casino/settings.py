@@ -276,7 +276,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.1,  # seconds between looks at the folder (kombu: 1.0)
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    CELERY_BROKER_TRANSPORT = "casino.broker:RedisTransport"  # one client a pool (casino/broker.py)
+    if CELERY_BROKER_URL.startswith("redis://"):
+        # One client a pool (casino/broker.py). Not for rediss://: kombu sets up TLS only
+        # for a transport named "rediss", so that URL keeps kombu's own.
+        CELERY_BROKER_TRANSPORT = "casino.broker:RedisTransport"
     # An unacknowledged task comes back after this many seconds (kombu's default is an
     # hour): longer than any task's time limit, so a slow task is not run twice. Recovery
     # from a killed worker does not wait for it: the outbox sweep sends the round again.

@@ -118,14 +118,12 @@ ENTRY_COLUMNS = ("key", "kind", "table_id", "round_id", "posted_at", "posted_by_
 def rows_json(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """Rows as a JSON array of objects for `json_populate_recordset`: one parameter for a
     set of rows, dumped in C. Amounts go as strings, read back by PostgreSQL exactly."""
-    return json.dumps([dict(zip(columns, row, strict=True)) for row in rows], default=_exact)
-
-
-def _exact(value: Any) -> str:
-    # What json cannot write itself: an amount, as its exact decimal text.
-    if isinstance(value, Decimal):
-        return str(value)
-    raise TypeError(f"{type(value).__name__} is not a JSON value")
+    return json.dumps(
+        [
+            {c: str(v) if isinstance(v, Decimal) else v for c, v in zip(columns, row, strict=True)}
+            for row in rows
+        ]
+    )
 
 
 @cache

@@ -20,17 +20,37 @@ def test_each_broker_uses_its_transport_of_ours():
     assert transport == ("casino.broker:Transport" if embedded else "casino.broker:RedisTransport")
 
 
-def test_a_redis_broker_is_configured_with_the_transport_that_keeps_its_clients():
-    environment = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/3", "DJANGO_DEBUG": "true"}
-    code = "from django.conf import settings; print(settings.CELERY_BROKER_TRANSPORT)"
+def transport_for(url: str) -> str:
+    """settings.CELERY_BROKER_TRANSPORT in a process whose broker is `url` ("" unset)."""
+    code = (
+        "from django.conf import settings; print(getattr(settings, 'CELERY_BROKER_TRANSPORT', ''))"
+    )
     found = subprocess.run(
         [sys.executable, "-c", code],
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "casino.settings", **environment},
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+            "CELERY_BROKER_URL": url,
+            "DJANGO_DEBUG": "true",
+        },
         capture_output=True,
         text=True,
         check=True,
     )
-    assert found.stdout.strip() == "casino.broker:RedisTransport"
+    return found.stdout.strip()
+
+
+def test_a_redis_broker_is_configured_with_the_transport_that_keeps_its_clients():
+    assert transport_for("redis://127.0.0.1:6379/3") == "casino.broker:RedisTransport"
+
+
+def test_a_tls_broker_keeps_kombu_s_own_transport_and_its_tls():
+    # kombu turns TLS on for a transport named "rediss" only: ours would talk plain TCP.
+    url = "rediss://:pw@127.0.0.1:6380/0"
+    assert transport_for(url) == ""
+    connection = Connection(url)
+    assert connection.transport_cls == "rediss"
+    assert connection.ssl  # kombu's TLS parameters, which a named transport would lose
 
 
 @pytest.mark.integration
