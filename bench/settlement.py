@@ -64,7 +64,8 @@ time around it, as a ratio to the ceiling (what 0.7 would need of the pool's han
 `--profile-worker` runs the first worker's own process under cProfile in CPU time, from
 ready to shutdown, and prints the functions with the most time of their own and the
 task's share (none under prefork, where the task runs in the pool process; with `--pool
-solo`, the task and what Celery does around it apart).
+solo`, the task and what Celery does around it apart); BENCH_KEEP_PROFILE=<file> keeps
+its stats there (pstats) for a closer look.
 
 Checks, never timing assertions (exit 1 on any failure): after every run every round is
 settled and its request marked; each wager has exactly one resolution; each round has one
