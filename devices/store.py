@@ -44,6 +44,16 @@ local function claim(ends_key, epoch, nonce_key, seen_key, lifetime, at, member,
 end
 """
 
+# One request counted in a budget's fixed window (casino/api/throttles.py): the count so
+# far, the counter made to expire with its window.
+_SPEND_ONE = """
+local function spend(counter, expiry)
+  local count = redis.call('INCR', counter)
+  if count == 1 then redis.call('EXPIRE', counter, expiry) end
+  return count
+end
+"""
+
 # A heartbeat. KEYS: nonce key, sorted set, ends hash, epoch key, and the key's budget's
 # counter if it has one. ARGV: nonce lifetime (s), last-seen score (the server's now),
 # member, key id, signed at (Unix s), and the budget's requests and the counter's expiry
@@ -52,14 +62,11 @@ end
 # nothing else is done.
 _CLAIM = (
     _CLAIM_ONE
+    + _SPEND_ONE
     + """
 local epoch = redis.call('GET', KEYS[4])
 if not epoch then return -2 end
-if KEYS[5] then
-  local count = redis.call('INCR', KEYS[5])
-  if count == 1 then redis.call('EXPIRE', KEYS[5], ARGV[7]) end
-  if count > tonumber(ARGV[6]) then return -4 end
-end
+if KEYS[5] and spend(KEYS[5], ARGV[7]) > tonumber(ARGV[6]) then return -4 end
 return claim(KEYS[3], epoch, KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 """
 )
@@ -111,13 +118,9 @@ if ARGV[1] ~= '' then redis.call('SET', KEYS[2], ARGV[1], 'NX') end
 return 1
 """
 
-# One request counted in a budget's window (a request that is not a heartbeat: the
-# heartbeat's own call counts it, _CLAIM). KEYS: the counter. ARGV: its expiry (s).
-_COUNT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
+# A request that is not a heartbeat counted in its budget (a heartbeat's own call counts
+# it, _CLAIM). KEYS: the counter. ARGV: its expiry (s).
+_COUNT = _SPEND_ONE + "return spend(KEYS[1], ARGV[1])\n"
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -342,8 +345,8 @@ class RedisStore:
         if claimed == -2:  # Redis came back empty: nothing is taken until it is rebuilt
             self.begin(at)
             claimed = self._evalsha(self._claim, **args)
-        if claimed == -4:
-            raise OverBudget(budget.wait if budget is not None else 1)
+        if claimed == -4 and budget is not None:  # -4 only where a budget was sent
+            raise OverBudget(budget.wait)
         if claimed == -1:
             raise Revoked(key_id)
         if claimed in (-2, -3):
