@@ -1,20 +1,22 @@
-"""The embedded broker writes each message whole before a consumer can see it (casino/broker.py)."""
+"""The brokers' transports (casino/broker.py): the embedded one writes each message whole before a
+consumer can see it; the Redis one keeps one client a pool and, in a worker, sends its
+acknowledgements a moment later, together."""
 
 import json
 import logging
 import os
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 from django.conf import settings
 from kombu import Connection, Exchange, Queue
+from kombu.asynchronous import Hub, set_event_loop
 from kombu.message import Message
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from casino import broker
-from casino.broker import AcknowledgementSender, Channel, RedisChannel
+from casino.broker import AcknowledgingQoS, Channel, RedisChannel
 from tests.services import REDIS_URL, require_redis
 
 
@@ -85,8 +87,8 @@ def test_the_redis_transport_keeps_one_client_a_pool_and_delivers_and_acknowledg
             for _ in range(3):
                 connection.drain_events(timeout=5)
         assert received == [0, 1, 2]
-        channel.qos.sender.stop()  # what the acknowledgements' thread holds, sent
-        assert (kept.hlen("unacked"), kept.zcard("unacked_index")) == (0, 0)  # all acked
+        # No worker's event loop here: each acknowledgement is sent at once, as kombu's.
+        assert (kept.hlen("unacked"), kept.zcard("unacked_index")) == (0, 0)
 
         channel._pool = None  # as a reconnection leaves it: the next pool gets its client
         again = channel._create_client()
@@ -159,99 +161,89 @@ def redis_broker():
         client.delete("unacked", "unacked_index")
 
 
+@pytest.fixture
+def worker_loop():
+    """A worker's event loop, as Celery's worker sets it (celery.worker.components.Hub)."""
+    loop = Hub()
+    set_event_loop(loop)
+    yield loop
+    set_event_loop(None)
+    loop.close()
+
+
+def timers_fire(loop: Hub) -> None:
+    """What the loop does between two polls, once the acknowledgements' moment has come."""
+    time.sleep(AcknowledgingQoS.later * 2)
+    loop.fire_timers()
+
+
 @pytest.mark.integration
-def test_an_acknowledgement_is_sent_to_redis_by_the_thread_not_by_the_caller(
-    redis_broker, monkeypatch
+def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
+    redis_broker, worker_loop, monkeypatch
 ):
     connection, client = redis_broker
     channel = connection.default_channel
-    queue = published(connection, "ack-thread", 4)
-    senders: list[str] = []
-    remove = AcknowledgementSender.remove
+    queue = published(connection, "ack-later", 3)
+    sends: list[list[str]] = []
+    real = channel.conn_or_acquire
 
-    def spying(sender: AcknowledgementSender, tags: list[str]) -> None:
-        senders.append(threading.current_thread().name)
-        remove(sender, tags)
+    def counted(client=None):
+        sends.append(list(channel.qos.acks_waiting))
+        return real(client)
 
-    monkeypatch.setattr(AcknowledgementSender, "remove", spying)
-    messages = taken(connection, queue, 4)
-    assert [m.payload["n"] for m in messages] == [0, 1, 2, 3]
-    wait_for(lambda: client.hlen("unacked") == 0)
-    assert client.zcard("unacked_index") == 0
-    assert senders and set(senders) == {"broker-acknowledgements"}
+    messages = taken(connection, queue, 3)
+    assert [m.payload["n"] for m in messages] == [0, 1, 2]
+    assert all(m.acknowledged for m in messages)
     channel.qos._flush()  # kombu's own tidying of what was acknowledged (before a restore)
-    assert not channel.qos._delivered  # not this consumer's to restore any more
-    channel.client.delete("ack-thread", "_kombu.binding.ack-thread")
+    assert not channel.qos._delivered  # no longer this worker's to restore
+    assert client.hlen("unacked") == 3  # not sent yet: the loop goes on first
+    monkeypatch.setattr(channel, "conn_or_acquire", counted)
+    timers_fire(worker_loop)
+    assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
+    assert sends == [[]]  # one MULTI for the three, the list taken before it
+    channel.client.delete("ack-later", "_kombu.binding.ack-later")
 
 
 @pytest.mark.integration
 def test_acknowledgements_waiting_when_the_channel_closes_are_sent_and_nothing_is_restored(
-    redis_broker, monkeypatch
+    redis_broker, worker_loop
 ):
     connection, client = redis_broker
     queue = published(connection, "ack-close", 3)
-    hold = threading.Event()
-    remove = AcknowledgementSender.remove
-
-    def held(sender: AcknowledgementSender, tags: list[str]) -> None:
-        hold.wait(5)  # the thread busy: the acknowledgements wait for it
-        remove(sender, tags)
-
-    monkeypatch.setattr(AcknowledgementSender, "remove", held)
     taken(connection, queue, 3)
-    assert client.hlen("unacked") == 3  # acknowledged here, not yet in Redis
-    threading.Timer(0.2, hold.set).start()
-    connection.default_channel.close()  # waits for the thread; kombu restores nothing
+    assert client.hlen("unacked") == 3  # acknowledged, not yet sent
+    connection.default_channel.close()
     assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
     assert client.llen("ack-close") == 0  # none put back on the queue
     client.delete("ack-close", "_kombu.binding.ack-close")
 
 
 @pytest.mark.integration
-def test_an_acknowledgement_redis_did_not_take_is_logged_and_the_message_comes_back(
-    redis_broker, monkeypatch, caplog
+def test_an_acknowledgement_redis_did_not_take_is_logged_and_its_message_comes_back(
+    redis_broker, worker_loop, monkeypatch, caplog
 ):
     connection, client = redis_broker
     channel = connection.default_channel
     queue = published(connection, "ack-lost", 2)
+    [first] = taken(connection, queue, 1)
     real = channel.conn_or_acquire
-    failures = iter([True])
 
-    def failing_once(client=None):
-        if threading.current_thread().name == "broker-acknowledgements" and next(failures, False):
-            raise ConnectionError("Redis went away")
-        return real(client)
+    def redis_gone(client=None):
+        raise RedisConnectionError("Redis went away")
 
+    monkeypatch.setattr(channel, "conn_or_acquire", redis_gone)
     with caplog.at_level(logging.ERROR, logger="casino.broker"):
-        monkeypatch.setattr(channel, "conn_or_acquire", failing_once)
-        [first] = taken(connection, queue, 1)
-        wait_for(lambda: "acknowledgements not sent to Redis (1 messages)" in caplog.text)
-        [second] = taken(connection, queue, 1)  # the thread lives on: the next one is sent
-        wait_for(lambda: client.hlen("unacked") == 1)
-    assert client.hget("unacked", first.delivery_tag) is not None  # the one Redis missed
-    # It stays among the unacknowledged, so kombu puts it back once the visibility
-    # timeout has passed, as for a worker killed before its acknowledgement.
+        timers_fire(worker_loop)  # does not raise into the loop
+    assert "1 acknowledgements not sent to Redis" in caplog.text
+    monkeypatch.setattr(channel, "conn_or_acquire", real)
+    [second] = taken(connection, queue, 1)  # the next one is sent as before
+    timers_fire(worker_loop)
+    assert [t.decode() for t in client.hkeys("unacked")] == [first.delivery_tag]
+    # It stays among the unacknowledged, so kombu puts it back once the visibility timeout
+    # has passed, as for a worker killed before its acknowledgement.
     client.zadd("unacked_index", {first.delivery_tag: time.time() - 3600})
     channel.qos.restore_visible(num=10)
     assert client.hlen("unacked") == 0
     [again] = taken(connection, queue, 1)
     assert again.payload == first.payload == {"n": 0} and second.payload == {"n": 1}
     channel.client.delete("ack-lost", "_kombu.binding.ack-lost")
-
-
-def test_a_forked_copy_of_the_sender_starts_a_thread_of_its_own(monkeypatch):
-    sender = AcknowledgementSender(qos=None)  # type: ignore[arg-type]
-    sent: list[list[str]] = []
-    monkeypatch.setattr(sender, "remove", sent.append)
-    sender.send("a")
-    wait_for(lambda: sent == [["a"]])
-    first, first_tags = sender.thread, sender.tags
-    sender.pid = -1  # as in a process forked from this one: the thread did not follow
-    sender.send("b")
-    assert sender.thread is not first and sender.pid == os.getpid()
-    sender.stop()
-    assert sent == [["a"], ["b"]]
-    first_tags.put(broker._STOP)  # this process's first thread, which a fork would not have
-    assert first is not None
-    first.join(5)
-    assert not first.is_alive()
