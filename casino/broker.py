@@ -19,13 +19,15 @@ all. Not for `rediss://` (settings.py): kombu sets up TLS only for a transport n
 "rediss".
 
 In a worker, its acknowledgement (`AcknowledgingQoS`) is still made once the task is done
-(the settlement's late acknowledgement), but sent to Redis a moment later from the worker's
-event loop, with any others made meanwhile: kombu sends each at once and waits for Redis,
-in the loop, before the loop hands the next message to the pool process, which sits idle
-meanwhile (bench/README.md: about 0.35 of the 0.6 ms the late acknowledgement cost). A
-worker killed before it sent one leaves the message among the unacknowledged, as one
-killed just before kombu's own would: it comes back after the visibility timeout, and a
-settlement already made is not made again. A closing channel sends what waits first.
+(the settlement's late acknowledgement), but a moment later, from the worker's event loop,
+with any others made meanwhile. kombu makes it at once, in the loop: it waits for Redis,
+and the freed place among the messages a worker may hold (its prefetch) at once brings
+the next message in, its entry among the unacknowledged another wait, all before the loop
+hands the pool process its next task; the pool process sits idle meanwhile
+(bench/acknowledgements.py: about 1 ms a task). A worker killed before it sent one leaves
+the message among the unacknowledged, as one killed just before kombu's own would: it
+comes back after the visibility timeout, and a settlement already made is not made
+again. A closing channel sends what waits first, so kombu restores none of it.
 """
 
 import logging
@@ -63,7 +65,7 @@ logger = logging.getLogger(__name__)
 
 
 class AcknowledgingQoS(redis.QoS):
-    later = 0.002  # seconds: the loop has written the next message to the pool process by then
+    later = 0.002  # seconds: by then the loop has handed the pool process its next message
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,7 +76,6 @@ class AcknowledgingQoS(redis.QoS):
         if loop is None:
             super().ack(delivery_tag)
             return
-        virtual.QoS.ack(self, delivery_tag)  # no longer this worker's to restore
         self.acks_waiting.append(delivery_tag)
         if len(self.acks_waiting) == 1:
             loop.call_later(self.later, self.acks_send)
@@ -84,6 +85,8 @@ class AcknowledgingQoS(redis.QoS):
         tags, self.acks_waiting = self.acks_waiting, []
         if not tags:
             return
+        for tag in tags:
+            virtual.QoS.ack(self, tag)  # no longer this worker's to restore
         try:
             with self.channel.conn_or_acquire() as client:
                 pipe = client.pipeline()

@@ -184,6 +184,7 @@ def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
     connection, client = redis_broker
     channel = connection.default_channel
     queue = published(connection, "ack-later", 3)
+    channel.basic_qos(prefetch_count=3)  # as a worker's prefetch limits it
     sends: list[list[str]] = []
     real = channel.conn_or_acquire
 
@@ -194,13 +195,17 @@ def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
     messages = taken(connection, queue, 3)
     assert [m.payload["n"] for m in messages] == [0, 1, 2]
     assert all(m.acknowledged for m in messages)
-    channel.qos._flush()  # kombu's own tidying of what was acknowledged (before a restore)
-    assert not channel.qos._delivered  # no longer this worker's to restore
-    assert client.hlen("unacked") == 3  # not sent yet: the loop goes on first
+    # Not sent yet: the loop goes on first, and the worker takes no message in their place
+    # (kombu's count of messages in hand, its prefetch, still holds them).
+    assert client.hlen("unacked") == 3
+    channel.qos._flush()  # kombu's own tidying of what was acknowledged
+    assert len(channel.qos._delivered) == 3 and not channel.qos.can_consume()
     monkeypatch.setattr(channel, "conn_or_acquire", counted)
     timers_fire(worker_loop)
     assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
     assert sends == [[]]  # one MULTI for the three, the list taken before it
+    channel.qos._flush()
+    assert not channel.qos._delivered and channel.qos.can_consume()  # not its to restore
     channel.client.delete("ack-later", "_kombu.binding.ack-later")
 
 
