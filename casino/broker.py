@@ -87,6 +87,13 @@ class AcknowledgingQoS(redis.QoS):
             return
         for tag in tags:
             virtual.QoS.ack(self, tag)  # no longer this worker's to restore
+        if self.channel.connection is None:  # dropped with a lost connection, not closed
+            logger.warning(
+                "%d acknowledgements not sent (the broker connection was lost): those "
+                "messages come back after the visibility timeout",
+                len(tags),
+            )
+            return
         try:
             with self.channel.conn_or_acquire() as client:
                 pipe = client.pipeline()

@@ -252,3 +252,20 @@ def test_an_acknowledgement_redis_did_not_take_is_logged_and_its_message_comes_b
     [again] = taken(connection, queue, 1)
     assert again.payload == first.payload == {"n": 0} and second.payload == {"n": 1}
     channel.client.delete("ack-lost", "_kombu.binding.ack-lost")
+
+
+@pytest.mark.integration
+def test_acknowledgements_waiting_on_a_connection_since_lost_are_logged_not_sent(
+    redis_broker, worker_loop, caplog
+):
+    connection, client = redis_broker
+    channel = connection.default_channel
+    queue = published(connection, "ack-dropped", 1)
+    taken(connection, queue, 1)
+    transport, channel.connection = channel.connection, None  # as a lost connection leaves it
+    with caplog.at_level(logging.WARNING, logger="casino.broker"):
+        timers_fire(worker_loop)  # no error in the loop's timer
+    channel.connection = transport
+    assert "1 acknowledgements not sent (the broker connection was lost)" in caplog.text
+    assert client.hlen("unacked") == 1  # left to come back after the visibility timeout
+    channel.client.delete("ack-dropped", "_kombu.binding.ack-dropped")
