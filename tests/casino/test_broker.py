@@ -153,12 +153,19 @@ def wait_for(check, seconds: float = 5.0) -> None:
 
 @pytest.fixture
 def redis_broker():
+    """(connection, its channel, a Redis client): the test's queues ("ack-...") and the
+    unacknowledged emptied before and after."""
     require_redis()
     with Connection(REDIS_URL, transport="casino.broker:RedisTransport") as connection:
         client = connection.default_channel._create_client()
-        client.delete("unacked", "unacked_index")
-        yield connection, client
-        client.delete("unacked", "unacked_index")
+
+        def empty() -> None:
+            queues = client.keys("ack-*") + client.keys("_kombu.binding.ack-*")
+            client.delete("unacked", "unacked_index", *queues)
+
+        empty()
+        yield connection, connection.default_channel, client
+        empty()
 
 
 @pytest.fixture
@@ -181,8 +188,7 @@ def timers_fire(loop: Hub) -> None:
 def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
     redis_broker, worker_loop, monkeypatch
 ):
-    connection, client = redis_broker
-    channel = connection.default_channel
+    connection, channel, client = redis_broker
     queue = published(connection, "ack-later", 3)
     channel.basic_qos(prefetch_count=3)  # as a worker's prefetch limits it
     sends: list[list[str]] = []
@@ -206,29 +212,26 @@ def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
     assert sends == [[]]  # one MULTI for the three, the list taken before it
     channel.qos._flush()
     assert not channel.qos._delivered and channel.qos.can_consume()  # not its to restore
-    channel.client.delete("ack-later", "_kombu.binding.ack-later")
 
 
 @pytest.mark.integration
 def test_acknowledgements_waiting_when_the_channel_closes_are_sent_and_nothing_is_restored(
     redis_broker, worker_loop
 ):
-    connection, client = redis_broker
+    connection, channel, client = redis_broker
     queue = published(connection, "ack-close", 3)
     taken(connection, queue, 3)
     assert client.hlen("unacked") == 3  # acknowledged, not yet sent
-    connection.default_channel.close()
+    channel.close()
     assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
     assert client.llen("ack-close") == 0  # none put back on the queue
-    client.delete("ack-close", "_kombu.binding.ack-close")
 
 
 @pytest.mark.integration
 def test_an_acknowledgement_redis_did_not_take_is_logged_and_its_message_comes_back(
     redis_broker, worker_loop, monkeypatch, caplog
 ):
-    connection, client = redis_broker
-    channel = connection.default_channel
+    connection, channel, client = redis_broker
     queue = published(connection, "ack-lost", 2)
     [first] = taken(connection, queue, 1)
     real = channel.conn_or_acquire
@@ -251,15 +254,13 @@ def test_an_acknowledgement_redis_did_not_take_is_logged_and_its_message_comes_b
     assert client.hlen("unacked") == 0
     [again] = taken(connection, queue, 1)
     assert again.payload == first.payload == {"n": 0} and second.payload == {"n": 1}
-    channel.client.delete("ack-lost", "_kombu.binding.ack-lost")
 
 
 @pytest.mark.integration
 def test_acknowledgements_waiting_on_a_connection_since_lost_are_logged_not_sent(
     redis_broker, worker_loop, caplog
 ):
-    connection, client = redis_broker
-    channel = connection.default_channel
+    connection, channel, client = redis_broker
     queue = published(connection, "ack-dropped", 1)
     taken(connection, queue, 1)
     transport, channel.connection = channel.connection, None  # as a lost connection leaves it
@@ -268,4 +269,3 @@ def test_acknowledgements_waiting_on_a_connection_since_lost_are_logged_not_sent
     channel.connection = transport
     assert "1 acknowledgements not sent (the broker connection was lost)" in caplog.text
     assert client.hlen("unacked") == 1  # left to come back after the visibility timeout
-    channel.client.delete("ack-dropped", "_kombu.binding.ack-dropped")
