@@ -27,7 +27,8 @@ hands the pool process its next task; the pool process sits idle meanwhile
 (bench/acknowledgements.py: about 1 ms a task). A worker killed before it sent one leaves
 the message among the unacknowledged, as one killed just before kombu's own would: it
 comes back after the visibility timeout, and a settlement already made is not made
-again. A closing channel sends what waits first, so kombu restores none of it.
+again. What waits is sent before kombu puts back what the worker holds (a closing channel,
+the process's exit), so none of it is put back.
 """
 
 import logging
@@ -80,6 +81,12 @@ class AcknowledgingQoS(redis.QoS):
         if len(self.acks_waiting) == 1:
             loop.call_later(self.later, self.acks_send)
 
+    def restore_unacked_once(self, stderr: Any = None) -> Any:  # kombu's signature
+        # kombu calls it when the channel closes and at the process's exit (a finalizer),
+        # to put back what the consumer holds: what waits is acknowledged first.
+        self.acks_send()
+        return super().restore_unacked_once(stderr)
+
     def acks_send(self) -> None:
         """Take the waiting acknowledgements off the unacknowledged: one MULTI for all."""
         tags, self.acks_waiting = self.acks_waiting, []
@@ -118,12 +125,6 @@ class RedisChannel(redis.Channel):
             found = (pool, super()._create_client(asynchronous))
             kept[asynchronous] = found
         return found[1]
-
-    def close(self) -> None:
-        qos = self._qos
-        if qos is not None and not self.closed:
-            qos.acks_send()  # before kombu closes the pools and restores the unacknowledged
-        super().close()
 
 
 class RedisTransport(redis.Transport):

@@ -269,3 +269,18 @@ def test_acknowledgements_waiting_on_a_connection_since_lost_are_logged_not_sent
     channel.connection = transport
     assert "1 acknowledgements not sent (the broker connection was lost)" in caplog.text
     assert client.hlen("unacked") == 1  # left to come back after the visibility timeout
+
+
+@pytest.mark.integration
+def test_acknowledgements_waiting_when_kombu_restores_at_exit_are_sent_not_restored(
+    redis_broker, worker_loop
+):
+    # kombu restores what a consumer holds unacknowledged from a finalizer at the
+    # process's exit too, without closing the channel.
+    connection, channel, client = redis_broker
+    queue = published(connection, "ack-exit", 2)
+    taken(connection, queue, 2)
+    assert client.hlen("unacked") == 2
+    channel.qos.restore_unacked_once()
+    assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
+    assert client.llen("ack-exit") == 0  # none put back on the queue
