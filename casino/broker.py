@@ -18,26 +18,27 @@ connection of its own (it takes one from the pool for each command), so one serv
 all. Not for `rediss://` (settings.py): kombu sets up TLS only for a transport named
 "rediss".
 
-In a worker, its acknowledgement (`AcknowledgingQoS`) is still made once the task is done
-(the settlement's late acknowledgement), but a moment later, from the worker's event loop,
-with any others made meanwhile. kombu makes it at once, in the loop: it waits for Redis,
-and the freed place among the messages a worker may hold (its prefetch) at once brings
-the next message in, its entry among the unacknowledged another wait, all before the loop
-hands the pool process its next task; the pool process sits idle meanwhile
-(bench/acknowledgements.py: about 1 ms a task). A worker killed before it sent one leaves
-the message among the unacknowledged, as one killed just before kombu's own would: it
-comes back after the visibility timeout, and a settlement already made is not made
-again. What waits is sent before kombu puts back what the worker holds (a closing channel,
-the process's exit), so none of it is put back.
+On the connection a worker's event loop polls (its consumer's), an acknowledgement
+(`AcknowledgingQoS`) is still made once the task is done (the settlement's late
+acknowledgement), but a moment later, from the loop, with any others made meanwhile.
+kombu makes it at once, in the loop: it waits for Redis, and the freed place among the
+messages a worker may hold (its prefetch) at once brings the next message in, its entry
+among the unacknowledged another wait, all before the loop hands the pool process its next
+task; the pool process sits idle meanwhile (bench/acknowledgements.py: about 1 ms a task).
+A worker killed before it sent one leaves the message among the unacknowledged, as one
+killed just before kombu's own would: it comes back after the visibility timeout, and a
+settlement already made is not made again. What waits is sent before kombu puts back what
+the worker holds (a closing channel, the process's exit, a recover), so none of it is put
+back. Any other consumer (one in a task, a tool, a test) acknowledges at once, as kombu's.
 """
 
 import logging
 import os
+import threading
 import uuid
 from time import monotonic
 from typing import Any
 
-from kombu.asynchronous import get_event_loop
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem, redis, virtual
 from kombu.utils.encoding import str_to_bytes
@@ -67,25 +68,35 @@ logger = logging.getLogger(__name__)
 
 class AcknowledgingQoS(redis.QoS):
     later = 0.002  # seconds: by then the loop has handed the pool process its next message
+    overdue = 1.0  # seconds: the timer cannot have been kept (a loop's timers cleared)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.acks_waiting: list[str] = []
+        self.acks_since = 0.0
 
     def ack(self, delivery_tag: str) -> None:
-        loop = get_event_loop()  # a worker's (celery.worker.components.Hub); else None
-        if loop is None:
-            super().ack(delivery_tag)
+        transport = self.channel.connection
+        loop = transport.acks_loop if transport is not None else None
+        if loop is None or threading.get_ident() != transport.acks_thread:
+            super().ack(delivery_tag)  # no loop of ours polls this connection: at once
             return
         self.acks_waiting.append(delivery_tag)
         if len(self.acks_waiting) == 1:
+            self.acks_since = monotonic()
             loop.call_later(self.later, self.acks_send)
+        elif monotonic() - self.acks_since > self.overdue:
+            self.acks_send()
 
+    # kombu puts back what a consumer holds from these (the channel closing, a finalizer
+    # at the process's exit, basic_recover): what waits is acknowledged first.
     def restore_unacked_once(self, stderr: Any = None) -> Any:  # kombu's signature
-        # kombu calls it when the channel closes and at the process's exit (a finalizer),
-        # to put back what the consumer holds: what waits is acknowledged first.
         self.acks_send()
         return super().restore_unacked_once(stderr)
+
+    def restore_unacked(self, client: Any = None) -> Any:  # kombu's signature
+        self.acks_send()
+        return super().restore_unacked(client)
 
     def acks_send(self) -> None:
         """Take the waiting acknowledgements off the unacknowledged: one MULTI for all."""
@@ -94,13 +105,6 @@ class AcknowledgingQoS(redis.QoS):
             return
         for tag in tags:
             virtual.QoS.ack(self, tag)  # no longer this worker's to restore
-        if self.channel.connection is None:  # dropped with a lost connection, not closed
-            logger.warning(
-                "%d acknowledgements not sent (the broker connection was lost): those "
-                "messages come back after the visibility timeout",
-                len(tags),
-            )
-            return
         try:
             with self.channel.conn_or_acquire() as client:
                 pipe = client.pipeline()
@@ -129,3 +133,11 @@ class RedisChannel(redis.Channel):
 
 class RedisTransport(redis.Transport):
     Channel = RedisChannel
+    acks_loop: Any = None  # the event loop that polls this connection (a worker's consumer's)
+    acks_thread = 0  # and the thread it runs in: kombu's timers are for that thread only
+
+    def register_with_event_loop(self, connection: Any, loop: Any) -> Any:  # kombu's signature
+        # Only the connection a worker's loop polls: a prefork pool process inherits the
+        # worker's loop as kombu's current one (get_event_loop) but never runs it.
+        self.acks_loop, self.acks_thread = loop, threading.get_ident()
+        return super().register_with_event_loop(connection, loop)

@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -151,17 +152,28 @@ def wait_for(check, seconds: float = 5.0) -> None:
         time.sleep(0.01)
 
 
+UNACKED, UNACKED_INDEX = "ack-unacked", "ack-unacked_index"  # the tests' own, not kombu's
+
+
 @pytest.fixture
 def redis_broker():
-    """(connection, its channel, a Redis client): the test's queues ("ack-...") and the
-    unacknowledged emptied before and after."""
+    """(connection, its channel, a Redis client): the test's queues and unacknowledged
+    ("ack-...", kombu's keys for them renamed) emptied before and after."""
     require_redis()
-    with Connection(REDIS_URL, transport="casino.broker:RedisTransport") as connection:
+    options = {
+        "unacked_key": UNACKED,
+        "unacked_index_key": UNACKED_INDEX,
+        "unacked_mutex_key": "ack-unacked_mutex",
+    }
+    with Connection(
+        REDIS_URL, transport="casino.broker:RedisTransport", transport_options=options
+    ) as connection:
         client = connection.default_channel._create_client()
 
         def empty() -> None:
-            queues = client.keys("ack-*") + client.keys("_kombu.binding.ack-*")
-            client.delete("unacked", "unacked_index", *queues)
+            keys = client.keys("ack-*") + client.keys("_kombu.binding.ack-*")
+            if keys:
+                client.delete(*keys)
 
         empty()
         yield connection, connection.default_channel, client
@@ -169,10 +181,14 @@ def redis_broker():
 
 
 @pytest.fixture
-def worker_loop():
-    """A worker's event loop, as Celery's worker sets it (celery.worker.components.Hub)."""
+def worker_loop(redis_broker):
+    """A worker's event loop polling the test's connection, as Celery's worker sets it up:
+    kombu's current loop (celery.worker.components.Hub) and registered with the connection
+    (kombu.asynchronous, asynloop)."""
+    connection, _, _ = redis_broker
     loop = Hub()
     set_event_loop(loop)
+    connection.transport.register_with_event_loop(connection.connection, loop)
     yield loop
     set_event_loop(None)
     loop.close()
@@ -182,6 +198,10 @@ def timers_fire(loop: Hub) -> None:
     """What the loop does between two polls, once the acknowledgements' moment has come."""
     time.sleep(AcknowledgingQoS.later * 2)
     loop.fire_timers()
+
+
+def unacknowledged(client) -> tuple[int, int]:
+    return client.hlen(UNACKED), client.zcard(UNACKED_INDEX)
 
 
 @pytest.mark.integration
@@ -203,15 +223,59 @@ def test_in_a_worker_acknowledgements_are_sent_together_a_moment_later(
     assert all(m.acknowledged for m in messages)
     # Not sent yet: the loop goes on first, and the worker takes no message in their place
     # (kombu's count of messages in hand, its prefetch, still holds them).
-    assert client.hlen("unacked") == 3
+    assert unacknowledged(client) == (3, 3)
     channel.qos._flush()  # kombu's own tidying of what was acknowledged
     assert len(channel.qos._delivered) == 3 and not channel.qos.can_consume()
     monkeypatch.setattr(channel, "conn_or_acquire", counted)
     timers_fire(worker_loop)
-    assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
+    assert unacknowledged(client) == (0, 0)
     assert sends == [[]]  # one MULTI for the three, the list taken before it
     channel.qos._flush()
     assert not channel.qos._delivered and channel.qos.can_consume()  # not its to restore
+
+
+@pytest.mark.integration
+def test_a_loop_that_does_not_poll_the_connection_does_not_hold_its_acknowledgements(
+    redis_broker,
+):
+    # A prefork pool process inherits the worker's loop as kombu's current one and never
+    # runs it: a consumer in a task must not wait for it (prefetch 1: the second message
+    # comes only once the first is acknowledged).
+    connection, channel, client = redis_broker
+    set_event_loop(Hub())
+    try:
+        queue = published(connection, "ack-pool", 2)
+        channel.basic_qos(prefetch_count=1)
+        assert [m.payload["n"] for m in taken(connection, queue, 2)] == [0, 1]
+        assert unacknowledged(client) == (0, 0)
+    finally:
+        set_event_loop(None)
+
+
+@pytest.mark.integration
+def test_an_acknowledgement_made_off_the_loop_s_thread_is_sent_at_once(redis_broker, worker_loop):
+    # kombu's timers belong to the loop's thread (a threads pool acknowledges from its own).
+    connection, channel, client = redis_broker
+    queue = published(connection, "ack-thread", 1)
+    [message] = taken(connection, queue, 1, ack=False)
+    acknowledging = threading.Thread(target=message.ack)
+    acknowledging.start()
+    acknowledging.join(5)
+    assert unacknowledged(client) == (0, 0) and not channel.qos.acks_waiting
+
+
+@pytest.mark.integration
+def test_acknowledgements_held_past_their_moment_go_with_the_next(redis_broker, worker_loop):
+    # Should the loop lose the timer (its timers cleared), the next acknowledgement made a
+    # second later sends them all.
+    connection, channel, client = redis_broker
+    queue = published(connection, "ack-overdue", 2)
+    [first, second] = taken(connection, queue, 2, ack=False)
+    first.ack()
+    worker_loop.timer.clear()
+    channel.qos.acks_since -= AcknowledgingQoS.overdue + 1
+    second.ack()
+    assert unacknowledged(client) == (0, 0) and not channel.qos.acks_waiting
 
 
 @pytest.mark.integration
@@ -221,10 +285,31 @@ def test_acknowledgements_waiting_when_the_channel_closes_are_sent_and_nothing_i
     connection, channel, client = redis_broker
     queue = published(connection, "ack-close", 3)
     taken(connection, queue, 3)
-    assert client.hlen("unacked") == 3  # acknowledged, not yet sent
+    assert unacknowledged(client) == (3, 3)  # acknowledged, not yet sent
     channel.close()
-    assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
+    assert unacknowledged(client) == (0, 0)
     assert client.llen("ack-close") == 0  # none put back on the queue
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("restore", ["at exit", "recover"])
+def test_acknowledgements_waiting_when_kombu_puts_back_what_it_holds_are_sent_first(
+    redis_broker, worker_loop, restore
+):
+    # kombu puts back what a consumer holds unacknowledged from a finalizer at the process's
+    # exit (without closing the channel) and on basic_recover: only what is not acknowledged.
+    connection, channel, client = redis_broker
+    queue = published(connection, "ack-exit", 2)
+    acknowledged, held = taken(connection, queue, 2, ack=False)
+    acknowledged.ack()
+    if restore == "at exit":
+        channel.qos.restore_unacked_once()
+    else:
+        channel.basic_recover(requeue=True)
+    assert unacknowledged(client) == (0, 0)
+    assert client.llen("ack-exit") == 1  # the one held, not the one acknowledged
+    [back] = taken(connection, queue, 1)
+    assert back.payload == held.payload == {"n": 1} and acknowledged.payload == {"n": 0}
 
 
 @pytest.mark.integration
@@ -246,41 +331,11 @@ def test_an_acknowledgement_redis_did_not_take_is_logged_and_its_message_comes_b
     monkeypatch.setattr(channel, "conn_or_acquire", real)
     [second] = taken(connection, queue, 1)  # the next one is sent as before
     timers_fire(worker_loop)
-    assert [t.decode() for t in client.hkeys("unacked")] == [first.delivery_tag]
+    assert [t.decode() for t in client.hkeys(UNACKED)] == [first.delivery_tag]
     # It stays among the unacknowledged, so kombu puts it back once the visibility timeout
     # has passed, as for a worker killed before its acknowledgement.
-    client.zadd("unacked_index", {first.delivery_tag: time.time() - 3600})
-    channel.qos.restore_visible(num=10)
-    assert client.hlen("unacked") == 0
+    client.zadd(UNACKED_INDEX, {first.delivery_tag: time.time() - 3600})
+    channel.qos.restore_visible(num=10, interval=1)  # not throttled (kombu scans every 10th)
+    assert unacknowledged(client) == (0, 0)
     [again] = taken(connection, queue, 1)
     assert again.payload == first.payload == {"n": 0} and second.payload == {"n": 1}
-
-
-@pytest.mark.integration
-def test_acknowledgements_waiting_on_a_connection_since_lost_are_logged_not_sent(
-    redis_broker, worker_loop, caplog
-):
-    connection, channel, client = redis_broker
-    queue = published(connection, "ack-dropped", 1)
-    taken(connection, queue, 1)
-    transport, channel.connection = channel.connection, None  # as a lost connection leaves it
-    with caplog.at_level(logging.WARNING, logger="casino.broker"):
-        timers_fire(worker_loop)  # no error in the loop's timer
-    channel.connection = transport
-    assert "1 acknowledgements not sent (the broker connection was lost)" in caplog.text
-    assert client.hlen("unacked") == 1  # left to come back after the visibility timeout
-
-
-@pytest.mark.integration
-def test_acknowledgements_waiting_when_kombu_restores_at_exit_are_sent_not_restored(
-    redis_broker, worker_loop
-):
-    # kombu restores what a consumer holds unacknowledged from a finalizer at the
-    # process's exit too, without closing the channel.
-    connection, channel, client = redis_broker
-    queue = published(connection, "ack-exit", 2)
-    taken(connection, queue, 2)
-    assert client.hlen("unacked") == 2
-    channel.qos.restore_unacked_once()
-    assert (client.hlen("unacked"), client.zcard("unacked_index")) == (0, 0)
-    assert client.llen("ack-exit") == 0  # none put back on the queue

@@ -454,8 +454,8 @@ def test_a_settlement_task_delivered_twice_settles_the_round_once(demo_floor, tm
                 "the settled request's two deliveries",
                 log,
             )
-        # Every delivery's acknowledgement reached Redis (casino.broker sends them from a
-        # thread, the last ones as the worker shut down): none is left to come back.
+        # Every delivery's acknowledgement reached Redis (casino.broker sends them from the
+        # worker's loop a moment later, the last ones as it shut down): none comes back.
         broker = redis.Redis.from_url(env["CELERY_BROKER_URL"])
         assert (broker.hlen("unacked"), broker.zcard("unacked_index")) == (0, 0)
         again = [r for t, r in settlement_results(log) if t.startswith("again-")]
