@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from casino.broker import RedisChannel, RedisTransport  # noqa: E402 - the repository root
 
 WAYS = ("kombu", "one client", "ours", "on receipt")
-BROKER = os.environ.get("ACK_BROKER", "redis://127.0.0.1:6379/11")
+BROKER = os.environ.get("ACK_BROKER", "redis://127.0.0.1:6379/11")  # the worker's (run)
 
 
 class AtOnceChannel(RedisChannel):
@@ -95,13 +95,14 @@ def spin(number: int, seconds: float) -> None:
     record.execute()
 
 
-def run(way: str, tasks: int, task_ms: float, client: redis.Redis, logs: Path) -> float:
-    """One worker run; the ms around a task."""
+def run(way: str, tasks: int, task_ms: float, broker: str, logs: Path) -> float:
+    """One worker run on `broker`; the ms around a task."""
+    client = redis.Redis.from_url(broker)
     client.flushdb()
     env = {
         **os.environ,
         "ACK_WAY": way,
-        "ACK_BROKER": BROKER,
+        "ACK_BROKER": broker,
         "PYTHONPATH": f"{ROOT / 'bench'}{os.pathsep}{ROOT}",
     }
     publish = (
@@ -139,7 +140,6 @@ def run(way: str, tasks: int, task_ms: float, client: redis.Redis, logs: Path) -
 
 
 def main() -> int:
-    global BROKER
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", type=int, default=1500, help="tasks a worker run")
     parser.add_argument("--task-ms", type=float, default=3.0, help="a task's CPU spin")
@@ -149,14 +149,13 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.tasks, args.repeat = 40, 1
-    BROKER = f"redis://127.0.0.1:6379/{args.redis_db}"
-    client = redis.Redis.from_url(BROKER)
+    broker = f"redis://127.0.0.1:6379/{args.redis_db}"
     around: dict[str, list[float]] = {way: [] for way in WAYS}
     with tempfile.TemporaryDirectory(prefix="casino-bench-acks-") as logs:
         for _ in range(args.repeat):
             for way in WAYS:
-                around[way].append(run(way, args.tasks, args.task_ms, client, Path(logs)))
-    client.flushdb()
+                around[way].append(run(way, args.tasks, args.task_ms, broker, Path(logs)))
+    redis.Redis.from_url(broker).flushdb()
     print(
         f"{args.tasks} tasks of {args.task_ms:g} ms of CPU a worker run, prefork, 1 pool "
         f"process, prefetch 4; {args.repeat} run(s) a way, alternated; medians"

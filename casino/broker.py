@@ -106,9 +106,9 @@ class AcknowledgingQoS(redis.QoS):
         for tag in tags:
             virtual.QoS.ack(self, tag)  # no longer this worker's to restore
         try:
-            with self.channel.conn_or_acquire() as client:
-                pipe = client.pipeline()
-                pipe.zrem(self.unacked_index_key, *tags).hdel(self.unacked_key, *tags)
+            with self.pipe_or_acquire() as pipe:
+                for tag in tags:
+                    self._remove_from_indices(tag, pipe)  # kombu's own removal, one MULTI
                 pipe.execute()
         except RedisError:
             logger.exception(
