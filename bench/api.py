@@ -37,7 +37,7 @@ real.
 Timed: first every worker is warmed (2 x workers clients send each endpoint for a second or
 `--warmup`, not reported: each worker's imports and connection). Then for each count in
 `--clients`, fresh rounds are opened at the 7 tables (the rounds before are given their
-result and settled in this process, not timed) and five cells run, each `--warmup` s then
+result and settled in this process, not timed) and six cells run, each `--warmup` s then
 `--seconds` s measured, every client a process of its own with one http.client connection
 (reopened when the server closes it, and a request sent again once on a kept-alive
 connection the server had closed: deploy/'s gthread workers keep one 2 s):
@@ -52,7 +52,12 @@ connection the server had closed: deploy/'s gthread workers keep one 2 s):
   same key over and over (the idempotent answer, `Idempotent-Replayed: true`);
 - a wager's 8 statements in raw SQL: psycopg from each client process, the same writes on
   tables of the same shape (schema bench_raw) with nothing around them, no HTTP: the
-  ceiling of the database's part (its rate to /health/'s bounds what a wager can reach).
+  ceiling of the database's part (its rate to /health/'s bounds what a wager can reach);
+- the bare wager: the wager's request (its body and headers, at bench_raw's 7 rounds in
+  turn) to a second gunicorn with the same config serving `bare_wager_app`, which sends the
+  raw cell's 8 statements and answers what /health/ answers through casino.wsgi: a wager
+  that cost nothing beyond /health/'s request and its SQL, measured over HTTP (issue 21,
+  part 1: the floor under the wager's p99 and rate, for any wager that passes Django).
 The answers that arrive inside the measured window count (a client keeps sending until it
 ends): requests/s, p50 and p99 (ms) of the 2xx answers, and errors (any other answer, or a
 failed connection). The clients run on the same cores as gunicorn, PostgreSQL and Redis.
@@ -141,13 +146,17 @@ WAGER_KINDS = {"craps": "pass", "high_roll_dice": "pip:1", "sic_bo": "small"}
 AMOUNT = Decimal("25")
 HISTORY = 5  # rounds played at each table first: the floor's LAST_RESULTS
 HEALTH, FLOOR, WAGER, REPLAY, RAW = "health", "floor", "wager", "replay", "raw"
+BARE = "bare"
 LABELS = {
     HEALTH: "GET /health/",
     FLOOR: "GET /api/v1/floor/",
     WAGER: "POST /api/v1/rounds/{id}/wagers/",
     REPLAY: "  the same key again (replay)",
     RAW: "  a wager's 8 statements, raw SQL",
+    BARE: "  /health/ + the 8 statements, HTTP",
 }
+# The bare cell's path on its own server (`bare_wager_app`), never casino.wsgi's.
+BARE_PATH = "/bench/bare-wager/"
 # The raw cell: a wager's writes with nothing around them (no HTTP, Django, DRF, engine or
 # cache), psycopg from each client process on tables of the same shape in a schema of its
 # own: the lock, a savepoint pair, the event, the wager, the ledger entry and its two lines,
@@ -337,6 +346,10 @@ def client_run(job: Job) -> Driven:
             path, body = job.targets[sent % len(job.targets)]
             body = body.replace(b"@N@", str(sent).encode())
             headers["Idempotency-Key"] = uuid.uuid4().hex
+        elif job.kind == BARE:  # the wager's request, at bench_raw's 7 rounds in turn
+            path = f"{BARE_PATH}?round={(job.index + sent) % 7 + 1}"
+            body = job.targets[sent % len(job.targets)][1]
+            headers["Idempotency-Key"] = uuid.uuid4().hex
         sent += 1
         tick = time.perf_counter()
         status, answer, replayed = send(connection, job.method, path, body, headers, driven)
@@ -373,40 +386,10 @@ def raw_client_run(job: Job) -> Driven:
     end = begin + job.seconds
     sent = 0
     while time.time() < end:
-        round_id, ref = (job.index + sent) % 7 + 1, uuid.uuid4().hex
+        round_id = (job.index + sent) % 7 + 1
         sent += 1
         tick = time.perf_counter()
-        with db.transaction():
-            db.execute("SELECT id, status, table_id, cache_token FROM bench_raw.round"
-                       " WHERE id = %s FOR UPDATE", (round_id,))  # fmt: skip
-            db.execute("SAVEPOINT s1")
-            db.execute(
-                "INSERT INTO bench_raw.event (round_id, seq, event, payload, at) SELECT %s,"
-                " coalesce(max(seq), 0) + 1, 'wagers', %s, now() FROM bench_raw.event"
-                " WHERE round_id = %s ON CONFLICT DO NOTHING RETURNING id",
-                (round_id, json.dumps({"wagers": [{"id": ref, "amount": "25"}]}), round_id),
-            )
-            db.execute(
-                "INSERT INTO bench_raw.wager (round_id, ref, player, kind, amount, options, at)"
-                " VALUES (%s, %s, %s, 'small', 25, '{}', now()) RETURNING id",
-                (round_id, ref, ref),
-            )
-            entry = db.execute(
-                "INSERT INTO bench_raw.entry (round_id, kind, memo, at)"
-                " VALUES (%s, 'stake', %s, now()) RETURNING id",
-                (round_id, ref),
-            ).fetchone()[0]
-            db.execute(
-                "INSERT INTO bench_raw.line (entry_id, account, amount)"
-                " VALUES (%s, 'player', -25), (%s, 'table', 25)",
-                (entry, entry),
-            )
-            db.execute("RELEASE SAVEPOINT s1")
-            db.execute(
-                "INSERT INTO bench_raw.write (key, token_id, method, path, body_hash, status,"
-                " answer, at) VALUES (%s, 1, 'POST', '/w', 'h', 201, '{}', now())",
-                (uuid.uuid4().hex,),
-            )
+        raw_wager(db, round_id)
         elapsed = time.perf_counter() - tick
         driven.answered += 1
         if begin <= time.time() <= end:
@@ -414,6 +397,74 @@ def raw_client_run(job: Job) -> Driven:
     driven.cpu = time.process_time() - cpu
     db.close()
     return driven
+
+
+def raw_wager(db: psycopg.Connection, round_id: int) -> None:
+    """A wager's 8 statements at a round of bench_raw, in one transaction (the raw cell's
+    clients and the bare cell's server send the same)."""
+    ref = uuid.uuid4().hex
+    with db.transaction():
+        db.execute("SELECT id, status, table_id, cache_token FROM bench_raw.round"
+                   " WHERE id = %s FOR UPDATE", (round_id,))  # fmt: skip
+        db.execute("SAVEPOINT s1")
+        db.execute(
+            "INSERT INTO bench_raw.event (round_id, seq, event, payload, at) SELECT %s,"
+            " coalesce(max(seq), 0) + 1, 'wagers', %s, now() FROM bench_raw.event"
+            " WHERE round_id = %s ON CONFLICT DO NOTHING RETURNING id",
+            (round_id, json.dumps({"wagers": [{"id": ref, "amount": "25"}]}), round_id),
+        )
+        db.execute(
+            "INSERT INTO bench_raw.wager (round_id, ref, player, kind, amount, options, at)"
+            " VALUES (%s, %s, %s, 'small', 25, '{}', now()) RETURNING id",
+            (round_id, ref, ref),
+        )
+        entry = db.execute(
+            "INSERT INTO bench_raw.entry (round_id, kind, memo, at)"
+            " VALUES (%s, 'stake', %s, now()) RETURNING id",
+            (round_id, ref),
+        ).fetchone()[0]
+        db.execute(
+            "INSERT INTO bench_raw.line (entry_id, account, amount)"
+            " VALUES (%s, 'player', -25), (%s, 'table', 25)",
+            (entry, entry),
+        )
+        db.execute("RELEASE SAVEPOINT s1")
+        db.execute(
+            "INSERT INTO bench_raw.write (key, token_id, method, path, body_hash, status,"
+            " answer, at) VALUES (%s, 1, 'POST', '/w', 'h', 201, '{}', now())",
+            (uuid.uuid4().hex,),
+        )
+
+
+def bare_wager_app() -> Callable:
+    """The bare cell's WSGI application, served by a gunicorn of its own with deploy/'s
+    config (`gunicorn "api:bare_wager_app()" --pythonpath bench`): a wager's floor over
+    HTTP, measured rather than estimated. A POST to BARE_PATH?round=N (the wager's body and
+    headers, read and dropped) is answered by what /health/ answers, through casino.wsgi
+    (the HTTP server, Django's handler, the middleware every request passes, its budget's
+    Redis trip), after the wager's 8 statements raw at bench_raw's round N on the thread's
+    own psycopg connection: what a wager would cost if nothing of ours stood around its
+    SQL. Any other path is casino.wsgi's."""
+    from casino.wsgi import application
+
+    dsn, local = os.environ["DATABASE_URL"], threading.local()
+
+    def bare(environ: dict[str, Any], start_response: Callable) -> Any:
+        if environ.get("PATH_INFO") != BARE_PATH:
+            return application(environ, start_response)
+        environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        round_id = int(environ["QUERY_STRING"].removeprefix("round="))
+        if getattr(local, "db", None) is None:
+            local.db = psycopg.connect(dsn)
+        raw_wager(local.db, round_id)
+        health = dict(
+            environ, REQUEST_METHOD="GET", PATH_INFO="/health/", QUERY_STRING="",
+            CONTENT_LENGTH="0", CONTENT_TYPE="",
+        )  # fmt: skip
+        health["wsgi.input"] = io.BytesIO(b"")
+        return application(health, start_response)
+
+    return bare
 
 
 def send(
@@ -555,7 +606,7 @@ def jobs_for(
         method, targets, own = "GET", [("/health/", None)], dict(headers)
         if kind == FLOOR:
             targets = [("/api/v1/floor/", None)]
-        elif kind in (WAGER, REPLAY):
+        elif kind in (WAGER, REPLAY, BARE):
             method, own["Content-Type"] = "POST", "application/json"
             player = f"{PLAYER}{index}-@N@"  # @N@: the request's number, or r (replay)
             tables = floor.tables[index:] + floor.tables[:index]  # each client its own turn
@@ -882,8 +933,11 @@ def profiled(request: Callable[[], Any]) -> str:
 # --- gunicorn ---------------------------------------------------------------------------------
 
 
-def gunicorn_start(env: dict[str, str], workers: int, logs: Path) -> tuple[Any, int]:
-    """deploy/gunicorn.conf.py on a free port of 127.0.0.1, once every worker is up."""
+def gunicorn_start(
+    env: dict[str, str], workers: int, logs: Path, app: str = "casino.wsgi"
+) -> tuple[Any, int]:
+    """deploy/gunicorn.conf.py serving `app` (casino.wsgi, or the bare cell's) on a free
+    port of 127.0.0.1, once every worker is up."""
     port = free_port()
     server_env = dict(env)
     server_env.update(
@@ -895,8 +949,10 @@ def gunicorn_start(env: dict[str, str], workers: int, logs: Path) -> tuple[Any, 
         PORT=str(port),
         WEB_CONCURRENCY=str(workers),
     )
-    argv = [sys.executable, "-m", "gunicorn", "casino.wsgi", "--config", "deploy/gunicorn.conf.py"]
-    log = logs / "gunicorn.log"
+    argv = [sys.executable, "-m", "gunicorn", app, "--config", "deploy/gunicorn.conf.py"]
+    if app != "casino.wsgi":
+        argv += ["--pythonpath", str(ROOT / "bench")]
+    log = logs / ("gunicorn.log" if app == "casino.wsgi" else "gunicorn-bare.log")
     process = group_start(argv, server_env, log)
     deadline = time.monotonic() + 60
     while True:
@@ -973,6 +1029,8 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         db.execute(RAW_SCHEMA)
     args.dsn = url
     gunicorn, port = gunicorn_start(env, args.workers, logs)
+    bare, bare_port = gunicorn_start(env, args.workers, logs, "api:bare_wager_app()")
+    servers = {BARE: (bare_port, bare.pid)}  # every other cell: casino.wsgi's server
     status, snapshot = get_json(port, "/api/v1/floor/", floor.key)
     shown = len(snapshot.get("tables", [])) if isinstance(snapshot, dict) else 0
     if status != 200 or shown != floor.table_count:
@@ -989,15 +1047,17 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     try:
         # Every worker warmed first (its imports, its database connection), not reported.
         warm = argparse.Namespace(seconds=max(1.0, args.warmup), warmup=0.0)
-        for kind in (HEALTH, FLOOR, WAGER):
-            cell = cell_run(kind, 2 * args.workers, port, url, gunicorn.pid, floor, warm)
+        for kind in (HEALTH, FLOOR, WAGER, BARE):
+            at, pid = servers.get(kind, (port, gunicorn.pid))
+            cell = cell_run(kind, 2 * args.workers, at, url, pid, floor, warm)
             placed += cell.driven.placed
             problems += cell_problems(cell, "warm-up")
         for clients in args.client_counts:
             rounds_rotate(floor)
-            for kind in (HEALTH, FLOOR, WAGER, REPLAY, RAW):
+            for kind in (HEALTH, FLOOR, WAGER, REPLAY, RAW, BARE):
                 before = counts(floor)
-                cell = cell_run(kind, clients, port, url, gunicorn.pid, floor, args)
+                at, pid = servers.get(kind, (port, gunicorn.pid))
+                cell = cell_run(kind, clients, at, url, pid, floor, args)
                 after = counts(floor)
                 placed += cell.driven.placed
                 if kind == REPLAY:
@@ -1028,6 +1088,7 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
                 )
     finally:
         group_stop(gunicorn)
+        group_stop(bare)
     placed_after, _ = counts(floor)
     if placed_after - placed_before != placed:
         problems.append(
@@ -1152,6 +1213,17 @@ def bounds(cells: list[Cell]) -> list[str]:
             f" {tails[1] * mean:.0f} ms. The wager now: {now:.2f} ms of CPU; 0.25 of /health/"
             f" allows {1e3 * cores / (0.25 * health.rps):.2f} on idle cores"
         )
+        bare = by.get((BARE, clients))
+        if bare and bare.rps:
+            spent = sum(per(bare, part) for part in ("web", "pg", "redis", "clients"))
+            lines.append(
+                f"  measured, {clients} clients: /health/'s request and the 8 statements over"
+                f" HTTP (the bare cell) {bare.rps:,.0f} a second, {bare.rps / health.rps:.2f} of"
+                f" /health/, p50 {bare.percentile(0.5):.1f} ms, p99 {bare.percentile(0.99):.1f}"
+                f" ms, {spent:.2f} ms of CPU; the wager {wager.rps:,.0f} a second,"
+                f" {wager.rps / health.rps:.2f} of /health/, p99 {wager.percentile(0.99):.1f} ms"
+                " (the target: 0.25 and under 25 ms)"
+            )
     return lines
 
 
