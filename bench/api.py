@@ -37,7 +37,7 @@ real.
 Timed: first every worker is warmed (2 x workers clients send each endpoint for a second or
 `--warmup`, not reported: each worker's imports and connection). Then for each count in
 `--clients`, fresh rounds are opened at the 7 tables (the rounds before are given their
-result and settled in this process, not timed) and six cells run, each `--warmup` s then
+result and settled in this process, not timed) and seven cells run, each `--warmup` s then
 `--seconds` s measured, every client a process of its own with one http.client connection
 (reopened when the server closes it, and a request sent again once on a kept-alive
 connection the server had closed: deploy/'s gthread workers keep one 2 s):
@@ -54,10 +54,13 @@ connection the server had closed: deploy/'s gthread workers keep one 2 s):
   tables of the same shape (schema bench_raw) with nothing around them, no HTTP: the
   ceiling of the database's part (its rate to /health/'s bounds what a wager can reach);
 - the bare wager: the wager's request (its body and headers, at bench_raw's 7 rounds in
-  turn) to a second gunicorn with the same config serving `bare_wager_app`, which sends the
-  raw cell's 8 statements and answers what /health/ answers through casino.wsgi: a wager
-  that cost nothing beyond /health/'s request and its SQL, measured over HTTP (issue 21,
-  part 1: the floor under the wager's p99 and rate, for any wager that passes Django).
+  turn) to a second gunicorn with the same config, started for the cell (and warmed like
+  the first) and stopped after it, serving `bare_wager_app`: it sends the raw cell's 8
+  statements and answers what /health/ answers through casino.wsgi. A wager that cost
+  nothing beyond /health/'s request and its SQL, measured over HTTP (issue 21, part 1: the
+  floor under the wager's p99 and rate through this project's whole middleware stack);
+- the same with no Django (`bare_wager_app(django=False)`: the statements, then a fixed
+  200): the floor of any Python wager over HTTP under this server on these cores.
 The answers that arrive inside the measured window count (a client keeps sending until it
 ends): requests/s, p50 and p99 (ms) of the 2xx answers, and errors (any other answer, or a
 failed connection). The clients run on the same cores as gunicorn, PostgreSQL and Redis.
@@ -105,6 +108,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -146,7 +150,7 @@ WAGER_KINDS = {"craps": "pass", "high_roll_dice": "pip:1", "sic_bo": "small"}
 AMOUNT = Decimal("25")
 HISTORY = 5  # rounds played at each table first: the floor's LAST_RESULTS
 HEALTH, FLOOR, WAGER, REPLAY, RAW = "health", "floor", "wager", "replay", "raw"
-BARE = "bare"
+BARE, BARE_WSGI = "bare", "bare-wsgi"
 LABELS = {
     HEALTH: "GET /health/",
     FLOOR: "GET /api/v1/floor/",
@@ -154,9 +158,11 @@ LABELS = {
     REPLAY: "  the same key again (replay)",
     RAW: "  a wager's 8 statements, raw SQL",
     BARE: "  /health/ + the 8 statements, HTTP",
+    BARE_WSGI: "  the 8 statements, HTTP, no Django",
 }
-# The bare cell's path on its own server (`bare_wager_app`), never casino.wsgi's.
+# The bare cells' path on a server of their own (`bare_wager_app`), never casino.wsgi's.
 BARE_PATH = "/bench/bare-wager/"
+BARE_APPS = {BARE: "api:bare_wager_app()", BARE_WSGI: "api:bare_wager_app(django=False)"}
 # The raw cell: a wager's writes with nothing around them (no HTTP, Django, DRF, engine or
 # cache), psycopg from each client process on tables of the same shape in a schema of its
 # own: the lock, a savepoint pair, the event, the wager, the ledger entry and its two lines,
@@ -346,7 +352,7 @@ def client_run(job: Job) -> Driven:
             path, body = job.targets[sent % len(job.targets)]
             body = body.replace(b"@N@", str(sent).encode())
             headers["Idempotency-Key"] = uuid.uuid4().hex
-        elif job.kind == BARE:  # the wager's request, at bench_raw's 7 rounds in turn
+        elif job.kind in BARE_APPS:  # the wager's request, at bench_raw's 7 rounds in turn
             path = f"{BARE_PATH}?round={(job.index + sent) % 7 + 1}"
             body = job.targets[sent % len(job.targets)][1]
             headers["Idempotency-Key"] = uuid.uuid4().hex
@@ -436,25 +442,29 @@ def raw_wager(db: psycopg.Connection, round_id: int) -> None:
         )
 
 
-def bare_wager_app() -> Callable:
-    """The bare cell's WSGI application, served by a gunicorn of its own with deploy/'s
+def bare_wager_app(django: bool = True) -> Callable:
+    """The bare cells' WSGI application, served by a gunicorn of its own with deploy/'s
     config (`gunicorn "api:bare_wager_app()" --pythonpath bench`): a wager's floor over
     HTTP, measured rather than estimated. A POST to BARE_PATH?round=N (the wager's body and
-    headers, read and dropped) is answered by what /health/ answers, through casino.wsgi
-    (the HTTP server, Django's handler, the middleware every request passes, its budget's
-    Redis trip), after the wager's 8 statements raw at bench_raw's round N on the thread's
-    own psycopg connection: what a wager would cost if nothing of ours stood around its
-    SQL. Any other path is casino.wsgi's."""
-    from casino.wsgi import application
-
+    headers, read and dropped) sends the wager's 8 statements raw at bench_raw's round N on
+    the thread's own psycopg connection, then answers what /health/ answers through
+    casino.wsgi (the HTTP server, Django's handler, the middleware every request passes,
+    its budget's Redis trip): what a wager would cost if nothing of ours stood around its
+    SQL. With `django` False, no Django at all (nothing imported): a fixed 200, the floor of
+    any Python wager over HTTP under this server. Any other path is casino.wsgi's (404
+    without Django)."""
     dsn, local = os.environ["DATABASE_URL"], threading.local()
+    if django:
+        from casino.wsgi import application
+    else:
+        application = _bare_answer
 
     def bare(environ: dict[str, Any], start_response: Callable) -> Any:
         if environ.get("PATH_INFO") != BARE_PATH:
             return application(environ, start_response)
         environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-        round_id = int(environ["QUERY_STRING"].removeprefix("round="))
-        if getattr(local, "db", None) is None:
+        round_id = int(urllib.parse.parse_qs(environ.get("QUERY_STRING", ""))["round"][0])
+        if getattr(local, "db", None) is None or local.db.closed:  # none yet, or lost
             local.db = psycopg.connect(dsn)
         raw_wager(local.db, round_id)
         health = dict(
@@ -465,6 +475,17 @@ def bare_wager_app() -> Callable:
         return application(health, start_response)
 
     return bare
+
+
+def _bare_answer(environ: dict[str, Any], start_response: Callable) -> list[bytes]:
+    """Without Django: 200 and a small JSON body for /health/, 404 for anything else."""
+    if environ.get("PATH_INFO") != "/health/":
+        start_response("404 Not Found", [("Content-Length", "0")])
+        return [b""]
+    body = b'{"status": "ok"}'
+    headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    start_response("200 OK", headers)
+    return [body]
 
 
 def send(
@@ -606,7 +627,7 @@ def jobs_for(
         method, targets, own = "GET", [("/health/", None)], dict(headers)
         if kind == FLOOR:
             targets = [("/api/v1/floor/", None)]
-        elif kind in (WAGER, REPLAY, BARE):
+        elif kind in (WAGER, REPLAY, *BARE_APPS):
             method, own["Content-Type"] = "POST", "application/json"
             player = f"{PLAYER}{index}-@N@"  # @N@: the request's number, or r (replay)
             tables = floor.tables[index:] + floor.tables[:index]  # each client its own turn
@@ -952,7 +973,7 @@ def gunicorn_start(
     argv = [sys.executable, "-m", "gunicorn", app, "--config", "deploy/gunicorn.conf.py"]
     if app != "casino.wsgi":
         argv += ["--pythonpath", str(ROOT / "bench")]
-    log = logs / ("gunicorn.log" if app == "casino.wsgi" else "gunicorn-bare.log")
+    log = logs / ("gunicorn.log" if app == "casino.wsgi" else "gunicorn-bare.log")  # in turn
     process = group_start(argv, server_env, log)
     deadline = time.monotonic() + 60
     while True:
@@ -967,6 +988,27 @@ def gunicorn_start(
         if len(children(process.pid)) >= workers:
             return process, port
         time.sleep(0.1)
+
+
+def bare_cell_run(
+    kind: str,
+    clients: int,
+    url: str,
+    floor: Floor,
+    args: argparse.Namespace,
+    env: dict[str, str],
+    logs: Path,
+) -> tuple[Cell, Cell]:
+    """A bare cell and its warm-up (2 x workers clients, not reported), on a gunicorn of
+    its own started for them and stopped after: its connections to PostgreSQL are held
+    only while it runs, beside casino.wsgi's idle ones."""
+    server, port = gunicorn_start(env, args.workers, logs, BARE_APPS[kind])
+    try:
+        warm = argparse.Namespace(seconds=max(1.0, args.warmup), warmup=0.0)
+        warmed = cell_run(kind, 2 * args.workers, port, url, server.pid, floor, warm)
+        return cell_run(kind, clients, port, url, server.pid, floor, args), warmed
+    finally:
+        group_stop(server)
 
 
 def get_json(port: int, path: str, key: str) -> tuple[int, Any]:
@@ -1029,8 +1071,6 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         db.execute(RAW_SCHEMA)
     args.dsn = url
     gunicorn, port = gunicorn_start(env, args.workers, logs)
-    bare, bare_port = gunicorn_start(env, args.workers, logs, "api:bare_wager_app()")
-    servers = {BARE: (bare_port, bare.pid)}  # every other cell: casino.wsgi's server
     status, snapshot = get_json(port, "/api/v1/floor/", floor.key)
     shown = len(snapshot.get("tables", [])) if isinstance(snapshot, dict) else 0
     if status != 200 or shown != floor.table_count:
@@ -1047,17 +1087,19 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     try:
         # Every worker warmed first (its imports, its database connection), not reported.
         warm = argparse.Namespace(seconds=max(1.0, args.warmup), warmup=0.0)
-        for kind in (HEALTH, FLOOR, WAGER, BARE):
-            at, pid = servers.get(kind, (port, gunicorn.pid))
-            cell = cell_run(kind, 2 * args.workers, at, url, pid, floor, warm)
+        for kind in (HEALTH, FLOOR, WAGER):
+            cell = cell_run(kind, 2 * args.workers, port, url, gunicorn.pid, floor, warm)
             placed += cell.driven.placed
             problems += cell_problems(cell, "warm-up")
         for clients in args.client_counts:
             rounds_rotate(floor)
-            for kind in (HEALTH, FLOOR, WAGER, REPLAY, RAW, BARE):
+            for kind in (HEALTH, FLOOR, WAGER, REPLAY, RAW, BARE, BARE_WSGI):
                 before = counts(floor)
-                at, pid = servers.get(kind, (port, gunicorn.pid))
-                cell = cell_run(kind, clients, at, url, pid, floor, args)
+                if kind in BARE_APPS:
+                    cell, warmed = bare_cell_run(kind, clients, url, floor, args, env, logs)
+                    problems += cell_problems(warmed, "warm-up")
+                else:
+                    cell = cell_run(kind, clients, port, url, gunicorn.pid, floor, args)
                 after = counts(floor)
                 placed += cell.driven.placed
                 if kind == REPLAY:
@@ -1088,7 +1130,6 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
                 )
     finally:
         group_stop(gunicorn)
-        group_stop(bare)
     placed_after, _ = counts(floor)
     if placed_after - placed_before != placed:
         problems.append(
@@ -1213,17 +1254,24 @@ def bounds(cells: list[Cell]) -> list[str]:
             f" {tails[1] * mean:.0f} ms. The wager now: {now:.2f} ms of CPU; 0.25 of /health/"
             f" allows {1e3 * cores / (0.25 * health.rps):.2f} on idle cores"
         )
-        bare = by.get((BARE, clients))
-        if bare and bare.rps:
+        for kind, what in (
+            (BARE, "/health/'s request and the 8 statements over HTTP (the bare cell)"),
+            (BARE_WSGI, "the 8 statements over HTTP without Django (a bare WSGI app)"),
+        ):
+            bare = by.get((kind, clients))
+            if not (bare and bare.rps):
+                continue
             spent = sum(per(bare, part) for part in ("web", "pg", "redis", "clients"))
             lines.append(
-                f"  measured, {clients} clients: /health/'s request and the 8 statements over"
-                f" HTTP (the bare cell) {bare.rps:,.0f} a second, {bare.rps / health.rps:.2f} of"
-                f" /health/, p50 {bare.percentile(0.5):.1f} ms, p99 {bare.percentile(0.99):.1f}"
-                f" ms, {spent:.2f} ms of CPU; the wager {wager.rps:,.0f} a second,"
-                f" {wager.rps / health.rps:.2f} of /health/, p99 {wager.percentile(0.99):.1f} ms"
-                " (the target: 0.25 and under 25 ms)"
+                f"  measured, {clients} clients: {what} {bare.rps:,.0f} a second,"
+                f" {bare.rps / health.rps:.2f} of /health/, p50 {bare.percentile(0.5):.1f} ms,"
+                f" p99 {bare.percentile(0.99):.1f} ms, {spent:.2f} ms of CPU"
             )
+        lines.append(
+            f"  the wager, {clients} clients: {wager.rps:,.0f} a second,"
+            f" {wager.rps / health.rps:.2f} of /health/, p99 {wager.percentile(0.99):.1f} ms"
+            " (the target: 0.25 and under 25 ms)"
+        )
     return lines
 
 
