@@ -451,8 +451,8 @@ def bare_wager_app(django: bool = True) -> Callable:
     casino.wsgi (the HTTP server, Django's handler, the middleware every request passes,
     its budget's Redis trip): what a wager would cost if nothing of ours stood around its
     SQL. With `django` False, no Django at all (nothing imported): a fixed 200, the floor of
-    any Python wager over HTTP under this server. Any other path is casino.wsgi's (404
-    without Django)."""
+    any Python wager over HTTP under this server. Any other path is casino.wsgi's (with
+    Django)."""
     dsn, local = os.environ["DATABASE_URL"], threading.local()
     if django:
         from casino.wsgi import application
@@ -478,10 +478,7 @@ def bare_wager_app(django: bool = True) -> Callable:
 
 
 def _bare_answer(environ: dict[str, Any], start_response: Callable) -> list[bytes]:
-    """Without Django: 200 and a small JSON body for /health/, 404 for anything else."""
-    if environ.get("PATH_INFO") != "/health/":
-        start_response("404 Not Found", [("Content-Length", "0")])
-        return [b""]
+    """Without Django: a fixed 200 and a small JSON body, whatever it is handed."""
     body = b'{"status": "ok"}'
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
     start_response("200 OK", headers)
@@ -973,7 +970,8 @@ def gunicorn_start(
     argv = [sys.executable, "-m", "gunicorn", app, "--config", "deploy/gunicorn.conf.py"]
     if app != "casino.wsgi":
         argv += ["--pythonpath", str(ROOT / "bench")]
-    log = logs / ("gunicorn.log" if app == "casino.wsgi" else "gunicorn-bare.log")  # in turn
+    # The bare servers run one at a time, each for its cells: one log for them.
+    log = logs / ("gunicorn.log" if app == "casino.wsgi" else "gunicorn-bare.log")
     process = group_start(argv, server_env, log)
     deadline = time.monotonic() + 60
     while True:
