@@ -615,7 +615,7 @@ def _no_starting_position(
     cannot stand (§ 621a.10(c), (e)). A shaker's bad throw is a "no roll" instead."""
     if options.starting_position != RNG:
         violation = RuleViolation(
-            "The Pai Gow shaker gives the starting position here: a bad throw is a \"no roll\" "
+            'The Pai Gow shaker gives the starting position here: a bad throw is a "no roll" '
             "and the dealer shakes again",
             cite("621a.10(a)"),
         )
