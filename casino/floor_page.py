@@ -631,7 +631,7 @@ def admin_links() -> list[tuple[str, str]]:
 
 def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
     """Counts for the page's header: tables by status, sets overdue, devices not ok,
-    settlements stuck."""
+    settlements stuck, rounds waiting on a device past the setting."""
     tables = snapshot["tables"]
     return {
         "open": sum(t["status"] == Table.Status.OPEN for t in tables),
@@ -640,6 +640,7 @@ def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
         "overdue": sum(s["due"] == "overdue" for t in tables for s in t["equipment"]),
         "devices_not_ok": sum(d["health"] != OK for t in tables for d in t["devices"]),
         "settlements_stuck": sum(t["settlement_alert"] is not None for t in tables),
+        "rounds_waiting": sum(bool(t["device_wait"] and t["device_wait"]["alert"]) for t in tables),
     }
 
 
@@ -687,6 +688,9 @@ def _for_page(table: Mapping[str, Any], at: str) -> dict[str, Any]:
     if table["settlement_alert"] is not None:
         alert = table["settlement_alert"]
         page["settlement_alert"] = {**alert, "since_text": _short(alert["since"], today)}
+    if table["device_wait"] is not None:
+        wait = table["device_wait"]
+        page["device_wait"] = {**wait, "since_text": _local(wait["since"], "%H:%M:%S")}
     return page
 
 

@@ -199,9 +199,10 @@ class Wait:
     """Once "no more bets" is called, a round at a table of `game` for which `applies`
     (options in force, the table's automated shaker) waits for its device of `kind` to
     report `report` (the report's field, devices/views.py): the `step` that `cite` gives
-    the device, until one of the events `ends` is recorded. `dealer_if_down` names the
-    Rules Submission option that gives the step to the dealer while the device is not
-    working: the round then waits on the dealer, not the device."""
+    the device, until one of the events `ends` is recorded. While the device's status is
+    one of `dealer_when` (or none is in service), and the Rules Submission has the option
+    `dealer_option` if one is named, the dealer takes the step instead (devices/gates.py
+    says the same): the round then waits on the dealer, not the device."""
 
     game: str
     kind: str
@@ -211,7 +212,8 @@ class Wait:
     ends: frozenset[str]
     applies: Callable[[Mapping[str, object], bool], bool]
     ways_out: tuple[WayOut, ...]
-    dealer_if_down: str = ""
+    dealer_when: frozenset[str] = frozenset()
+    dealer_option: str = ""
 
     @property
     def label(self) -> str:
@@ -252,7 +254,9 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                         option="shaker_if_rng_down",
                     ),
                 ),
-                dealer_if_down="shaker_if_rng_down",
+                # § 621a.6(a)(2): the shaker while the generator is not working.
+                dealer_when=frozenset({REGISTERED, STALE, FAULTED, OUT_OF_ORDER, RETIRED}),
+                dealer_option="shaker_if_rng_down",
             ),
             Wait(
                 "sic_bo",
@@ -278,6 +282,8 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                         "rounds (§ 625a.7(d)).",
                     ),
                 ),
+                # § 625a.7(d): the manual shaker once the automated one is out of order.
+                dealer_when=frozenset({OUT_OF_ORDER, RETIRED}),
             ),
         )
     }
@@ -299,13 +305,13 @@ def round_wait(game: str, options: Mapping[str, object], automated_shaker: bool)
 def still_waiting(
     wait: Wait, options: Mapping[str, object], device_status: str | None, ended: bool
 ) -> bool:
-    """Whether the round still waits on the device: none of the wait's `ends` recorded
-    (`ended`), and the device working or, when it is not, no step for the dealer under the
-    Rules Submission (then only the device back, or a way out, moves the round)."""
+    """Whether the round still waits on the device (`device_status`: None when none is in
+    service): none of the wait's `ends` recorded (`ended`), and the step not the dealer's
+    (then only the device, or a way out, moves the round)."""
     if ended:
         return False
-    dealer_may = bool(wait.dealer_if_down and options.get(wait.dealer_if_down))
-    return device_status == ACTIVE or not dealer_may
+    allowed = not wait.dealer_option or bool(options.get(wait.dealer_option))
+    return not (allowed and (device_status or RETIRED) in wait.dealer_when)
 
 
 def ways_out(wait: Wait, options: Mapping[str, object]) -> tuple[WayOut, ...]:

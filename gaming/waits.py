@@ -70,8 +70,8 @@ class Waiting:
         return now >= self.alert_at
 
     @property
-    def guidance(self) -> str:
-        """The alert in words: the device, the step it has not given, what to do."""
+    def what(self) -> str:
+        """The device, the step it has not given, and its status unless it is active."""
         device = self.device
         who = f"The {self.wait.label}" + (f" {device.serial}" if device else "")
         state = (
@@ -79,11 +79,16 @@ class Waiting:
             if device is None or device.status == rules.ACTIVE
             else f" It is {device.status_display.lower()}."
         )
-        ways = " Or: ".join(way.text for way in self.ways_out)
         return (
             f"{who} at {self.table_number} has not given {self.wait.step} of round "
-            f"{self.round_number} ({self.wait.cite}).{state} The rules allow: {ways}"
+            f"{self.round_number} ({self.wait.cite}).{state}"
         )
+
+    @property
+    def guidance(self) -> str:
+        """The alert in words: what it waits for, and what the rules allow."""
+        ways = " Or: ".join(way.text for way in self.ways_out)
+        return f"{self.what} The rules allow: {ways}"
 
 
 def wait_seconds() -> int:
