@@ -262,7 +262,7 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                 "sic_bo",
                 "automated_shaker",
                 DICE,
-                "the dice of its throw",
+                "the dice",
                 cite("625a.5(c)"),
                 flow.ENDS_ROUND["sic_bo"],
                 lambda _, automated_shaker: automated_shaker,
