@@ -294,7 +294,7 @@ WAIT_KINDS = tuple(WAITS)  # the kinds a round may wait on
 WAIT_REPORTS = tuple(sorted({wait.report for wait in WAITS.values()}))
 
 
-def round_wait(game: str, options: Mapping[str, object], automated_shaker: bool) -> Wait | None:
+def round_wait(game: str, options: Mapping[str, object], *, automated_shaker: bool) -> Wait | None:
     """What a round at such a table waits for from a device after "no more bets", if any."""
     return next(
         (w for w in WAITS.values() if w.game == game and w.applies(options, automated_shaker)),
@@ -303,7 +303,7 @@ def round_wait(game: str, options: Mapping[str, object], automated_shaker: bool)
 
 
 def still_waiting(
-    wait: Wait, options: Mapping[str, object], device_status: str | None, ended: bool
+    wait: Wait, options: Mapping[str, object], device_status: str | None, *, ended: bool
 ) -> bool:
     """Whether the round still waits on the device (`device_status`: None when none is in
     service): none of the wait's `ends` recorded (`ended`), and the step not the dealer's

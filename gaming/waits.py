@@ -116,11 +116,11 @@ def waiting_of(
     `device_of(kind)`: the table's device of that kind."""
     if status != Status.CLOSED or closed_at is None:
         return None
-    wait = rules.round_wait(game, options, automated_shaker)
+    wait = rules.round_wait(game, options, automated_shaker=automated_shaker)
     if wait is None:
         return None
     device = device_of(wait.kind)
-    if not rules.still_waiting(wait, options, device.status if device else None, ended):
+    if not rules.still_waiting(wait, options, device.status if device else None, ended=ended):
         return None
     return Waiting(
         round_id=round_id,
@@ -141,7 +141,7 @@ def round_waiting(round_: Round) -> Waiting | None:
     if round_.status != Status.CLOSED:
         return None
     table = round_.table
-    wait = rules.round_wait(round_.game, round_.options, table.automated_shaker)
+    wait = rules.round_wait(round_.game, round_.options, automated_shaker=table.automated_shaker)
     if wait is None:
         return None
     prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
@@ -254,6 +254,8 @@ def wait_alert_raise(round_id: int, now: datetime) -> Waiting | None:
                 )
         except IntegrityError:
             return None  # raised already
+        # Raised now, once: what announces it (a webhook's round.waiting_on_device, its
+        # payload waiting_data(waiting, now)) is written here, in this transaction.
         return waiting
 
 

@@ -100,11 +100,13 @@ def test_what_a_round_waits_for_is_one_entry_a_device():
     """§ 621a.6(a)(1), § 625a.5(c): the generator's number, the automated shaker's dice; a
     table without them, and Power Odds (a throw does not wait for the selection), none."""
     rng, shaker = rules.WAITS["pai_gow_rng"], rules.WAITS["automated_shaker"]
-    assert rules.round_wait("pai_gow", {"starting_position": "rng"}, False) is rng
-    assert rules.round_wait("pai_gow", {"starting_position": "shaker"}, False) is None
-    assert rules.round_wait("sic_bo", {}, True) is shaker
-    assert rules.round_wait("sic_bo", {}, False) is None
-    assert rules.round_wait("craps", {"power_odds": True}, False) is None
+    assert rules.round_wait("pai_gow", {"starting_position": "rng"}, automated_shaker=False) is rng
+    assert (
+        rules.round_wait("pai_gow", {"starting_position": "shaker"}, automated_shaker=False) is None
+    )
+    assert rules.round_wait("sic_bo", {}, automated_shaker=True) is shaker
+    assert rules.round_wait("sic_bo", {}, automated_shaker=False) is None
+    assert rules.round_wait("craps", {"power_odds": True}, automated_shaker=False) is None
     assert (rng.report, rng.cite, rng.ends) == (
         "number",
         code("621a.6(a)(1)"),
