@@ -14,6 +14,7 @@ Nothing here moves a round: the ways out are the round flow's (a void, gaming/ro
 the registry's (a device out of order, gaming/devices.py).
 """
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,10 +22,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import BooleanField, Case, Exists, OuterRef, Q, Value, When
+from django.db.models import Case, Exists, OuterRef, When
 
 from devices import rules
 from devices.models import Device, DeviceEvent
+from games import flow
 from games.models import Round, RoundEvent
 from games.services.round_state import round_locked_at
 
@@ -176,21 +178,20 @@ def waited_device(table_id: int, kind: str) -> WaitedDevice | None:
     return None if found is None else WaitedDevice(*found)
 
 
-def ended_annotation() -> Case:
-    """Whether one of the events that end its game's wait is recorded, as an expression on
-    a round (the floor snapshot reads it with the rounds in progress: no query of its own)."""
-    ends: dict[str, set[str]] = {}
-    for wait in rules.WAITS.values():
-        ends.setdefault(wait.game, set()).update(wait.ends)
-    recorded = {
-        game: Exists(RoundEvent.objects.filter(round=OuterRef("pk"), event__in=sorted(events)))
-        for game, events in ends.items()
-    }
-    return Case(
-        *(When(Q(game=game), then=found) for game, found in recorded.items()),
-        default=Value(False),
-        output_field=BooleanField(),
-    )
+# The events that end a wait but leave the round "no more bets" (the generator's number,
+# the deal): the others end the round too, and its status says so. Event names are each
+# game's own, so one list serves every game.
+_ENDS_IN_PLAY = sorted(
+    set().union(*(wait.ends - flow.ENDS_ROUND[wait.game] for wait in rules.WAITS.values()))
+)
+
+
+@functools.cache
+def ended_annotation() -> Exists:
+    """Whether an event that ends its wait while the round stays "no more bets" is recorded,
+    as an expression on a round: the floor snapshot reads it with the rounds in progress, in
+    no query of its own. Built once a process (a query resolves a copy of it)."""
+    return Exists(RoundEvent.objects.filter(round=OuterRef("pk"), event__in=_ENDS_IN_PLAY))
 
 
 def waiting_data(waiting: Waiting, now: datetime) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from casino.floor_page import floor_snapshot, summary
+from gaming.rounds import generator_number_post
 from tests.casino.floor_fixtures import T0, compliant_table, operations
 from tests.casino.test_floor_page import busy_table, by_number, signed_in
 from tests.devices.test_consequences import PAI_GOW_WAGERS, generator_at
@@ -54,6 +55,11 @@ def test_the_snapshot_shows_the_wait_and_the_alert_once_past_the_setting():
     assert wait["guidance"].startswith("The Pai Gow random number generator ")
     assert tables["SB-01"]["device_wait"] is None
     assert summary({"tables": list(tables.values())})["rounds_waiting"] == 1
+    # The number posted, the round stays "no more bets" for the dealer's deal: no wait.
+    generator_number_post(round_, 5, by=generator, now=CLOSED + 40 * S)
+    tables = by_number(floor_snapshot(now=CLOSED + 41 * S))
+    assert tables[number]["round"]["status"] == "closed"
+    assert tables[number]["device_wait"] is None
 
 
 def test_the_wait_adds_no_query():
