@@ -94,7 +94,8 @@ class Floor:
             "worker": [self.python, "-m", "celery", "-A", "casino", "worker", "-Q", QUEUES,
                        "-n", "floor-worker@%h", "--concurrency", "2", "-l", "INFO"],
             "beat": [self.python, "-m", "celery", "-A", "casino", "beat", "-l", "INFO"],
-            # The demo floor's shakers, sensors and generators, heartbeating over HTTP.
+            # The demo floor's shakers, sensors and generators, heartbeating and reporting
+            # (dice, numbers) over HTTP as real ones do.
             "devices": [self.python, "manage.py", "simulate_devices", "--url", self.base],
         }  # fmt: skip
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -173,8 +174,10 @@ class Floor:
             *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
             *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
             "  Recall one: .venv/bin/python manage.py recall SB-01:1",
-            "  Devices: the simulator keeps them beating; HR-01's Extra Roll device at",
-            "  position 6 goes quiet every other minute and comes back (Admin > Devices).",
+            '  Devices: the simulator keeps them beating, and once "no more bets" is called',
+            "  SB-02's shaker throws and PG-01's generator posts its number, as real ones do;",
+            "  HR-01's Extra Roll device at position 6 goes quiet every other minute and comes",
+            "  back (Admin > Devices).",
             "Ctrl-C stops the web server, the devices, the worker and beat.",
             "",
         ]

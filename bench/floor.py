@@ -16,7 +16,7 @@ inspections as settlement.py copies them, and its devices registered through
 `device_register`, each saying hello once. The token comes from `manage.py api_token_issue`.
 The stack is the one deploy/ runs: gunicorn (bench/api.py's gunicorn_start), a settlement
 worker (bench/settlement.py's workers_start), the monitoring worker with beat
-(bench/heartbeats.py's worker_start) and `manage.py simulate_devices --reports --quiet none`.
+(bench/heartbeats.py's worker_start) and `manage.py simulate_devices --quiet none`.
 
 Timed: first --idle seconds with nothing dealt (the devices beat: the idle CPU), then, for
 each count in --tables, the first N tables dealt for --seconds by --dealers processes (a
@@ -315,7 +315,7 @@ def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: 
         return api.call("result", path + "result/", {"event": event, "payload": payload})[1]
 
     game = t["game"]
-    if game == "sic_bo" and t["shaker"]:  # the shaker throws (simulate_devices --reports)
+    if game == "sic_bo" and t["shaker"]:  # the shaker throws (simulate_devices)
         round_wait(api, path, lambda r: r["status"] != "closed", poll=0.5)
     elif game == "sic_bo" or game == "craps":
         result("throw", dice(3 if game == "sic_bo" else 2))
@@ -327,7 +327,7 @@ def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: 
             result("extra_roll", dice(read_first_roll(faces).rethrown))
     else:  # Pai Gow: the deal, each player's setting by the house way, the reveal
         payload: dict[str, object] = {"dice": dice(3)}
-        if t["rng"]:  # the generator posts the starting number (simulate_devices --reports)
+        if t["rng"]:  # the generator posts the starting number (simulate_devices)
             seen = round_wait(
                 api, path, lambda r: any(e["event"] == "rng_number" for e in r["events"]), 0.5
             )
@@ -383,9 +383,9 @@ def round_deal(t: dict, api: Api, rng: random.Random, start: float, length: floa
     for wager in plan:
         players[str(wager["player"])].append(wager)
     placed: list[dict] = []
-    # simulate_devices' shaker and generator report 3 s after the opening (REPORT_AFTER),
-    # wagers or not: there the six players wager inside 2 s; elsewhere over half the round.
-    window = min(2.0, length / 2) if t["shaker"] or t["rng"] else length / 2
+    # The players wager over half the round; simulate_devices' shaker and generator report
+    # once "no more bets" is called.
+    window = length / 2
     for n, wagers in enumerate(players.values(), start=1):
         pause_until(start + n * window / len(players))
         placed += wagers_offer(api, path, wagers, len(placed), dealt)
@@ -648,7 +648,7 @@ def stack_start(env: dict[str, str], logs: Path, args: Any) -> tuple[int, dict[s
     # The devices beat before the watch (beat) starts: none goes stale in between.
     log = logs / "devices.log"
     argv = [sys.executable, "manage.py", "simulate_devices", "--url", f"http://127.0.0.1:{port}"]
-    argv += ["--holder", DEMO_HOLDER, "--quiet", "none", "--reports"]
+    argv += ["--holder", DEMO_HOLDER, "--quiet", "none"]
     simulator = group_start(argv, env, log)
     deadline = time.monotonic() + 120
     while b"rotated" not in log.read_bytes():

@@ -10,6 +10,9 @@ requests, for the alerts), last results and their events, sets in play, devices.
 A settlement request that failed, or was sent CASINO_SETTLEMENT_MAX_SENDS times, is an
 alert at its table (`settlement_alert`): its round is the table's round in progress (it
 stays "result entered"), so the alert comes with that round's row, in no query of its own.
+So does a round waiting on a device since "no more bets" (`device_wait`, gaming/waits.py),
+an alert once it has waited CASINO_DEVICE_WAIT_SECONDS: whether the step it waits for is
+recorded is a subquery of the rounds' own.
 """
 
 import json
@@ -48,6 +51,7 @@ from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
 from games.services.fairness import floor_fairness
 from games.services.hold import current_gaming_day, floor_hold
+from gaming.waits import WaitedDevice, ended_annotation, waiting_data, waiting_of
 
 VIEW = "casino.view_table"
 log = logging.getLogger(__name__)
@@ -99,6 +103,7 @@ _REQUEST = (  # the round in progress's settlement request, for its alert
 )
 _CURRENT = (
     *("id", "table_id", "number", "status", "opened_at", "wager_count", "wagered"),
+    *("closed_at", "options", "wait_ended"),  # for a wait on a device (gaming/waits.py)
     *(f"settlement_request__{name}" for name in _REQUEST),
 )
 _RESULT = ("id", "table_id", "number", "game", "status", "result_at")
@@ -156,7 +161,11 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
     current = {
         round_["table_id"]: round_
         for round_ in mine(Round.objects.filter(status__in=Round.IN_PROGRESS))
-        .annotate(wager_count=Count("wagers"), wagered=Sum("wagers__amount"))
+        .annotate(
+            wager_count=Count("wagers"),
+            wagered=Sum("wagers__amount"),
+            wait_ended=ended_annotation(),
+        )
         .values(*_CURRENT)
     }
     results = _last_results(rows)
@@ -303,6 +312,7 @@ def _table(
         "devices": [_device(device, seen[device["id"]].at, now, urls) for device in devices],
         "last_results": [_result(round_, urls) for round_ in results],
         "settlement_alert": _alert(current, now, urls),
+        "device_wait": _device_wait(table, current, devices, now),
     }
 
 
@@ -344,6 +354,35 @@ def _alert(current: Row | None, now: datetime, urls: _AdminUrls) -> dict[str, An
         "guidance": alert.guidance,
         "admin_url": urls.change("games_settlementrequest", alert.request_id),
     }
+
+
+def _device_wait(
+    table: Row, current: Row | None, devices: list[Row], now: datetime
+) -> dict[str, Any] | None:
+    """The round in progress waiting on a device since "no more bets", or None."""
+    if current is None:
+        return None
+    kinds = {
+        device["kind"]: WaitedDevice(device["id"], device["serial_number"], device["status"])
+        for device in devices
+    }
+    waiting = waiting_of(
+        round_id=current["id"],
+        round_number=current["number"],
+        table_id=table["id"],
+        table_number=table["number"],
+        game=table["game"],
+        options=current["options"],
+        automated_shaker=table["automated_shaker"],
+        status=current["status"],
+        closed_at=current["closed_at"],
+        ended=current["wait_ended"],
+        device_of=kinds.get,
+    )
+    if waiting is None:
+        return None
+    data = waiting_data(waiting, now)
+    return {**data, "since": _iso(waiting.since), "alert_at": _iso(waiting.alert_at)}
 
 
 def _set(row: Row, table: Row, now: datetime) -> dict[str, Any]:
@@ -592,7 +631,7 @@ def admin_links() -> list[tuple[str, str]]:
 
 def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
     """Counts for the page's header: tables by status, sets overdue, devices not ok,
-    settlements stuck."""
+    settlements stuck, rounds waiting on a device past the setting."""
     tables = snapshot["tables"]
     return {
         "open": sum(t["status"] == Table.Status.OPEN for t in tables),
@@ -601,6 +640,7 @@ def summary(snapshot: Mapping[str, Any]) -> dict[str, int]:
         "overdue": sum(s["due"] == "overdue" for t in tables for s in t["equipment"]),
         "devices_not_ok": sum(d["health"] != OK for t in tables for d in t["devices"]),
         "settlements_stuck": sum(t["settlement_alert"] is not None for t in tables),
+        "rounds_waiting": sum(bool(t["device_wait"] and t["device_wait"]["alert"]) for t in tables),
     }
 
 
@@ -648,6 +688,9 @@ def _for_page(table: Mapping[str, Any], at: str) -> dict[str, Any]:
     if table["settlement_alert"] is not None:
         alert = table["settlement_alert"]
         page["settlement_alert"] = {**alert, "since_text": _short(alert["since"], today)}
+    if table["device_wait"] is not None:
+        wait = table["device_wait"]
+        page["device_wait"] = {**wait, "since_text": _local(wait["since"], "%H:%M:%S")}
     return page
 
 

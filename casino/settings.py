@@ -241,6 +241,9 @@ SPECTACULAR_SETTINGS = {
         "LedgerEntryKindEnum": "games.models.ledger.LedgerEntry.Kind",
         "LedgerLineKindEnum": "games.models.ledger.LedgerLine.Kind",
         "DeviceEventKindEnum": "devices.models.DeviceEvent.Kind",
+        "DeviceWaitKindEnum": "devices.rules.WAIT_KINDS",
+        "DeviceWaitReportEnum": "devices.rules.WAIT_REPORTS",
+        "DeviceWaitWayEnum": "devices.rules.WAYS",
         "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
     },
 }
@@ -377,6 +380,21 @@ CELERY_BEAT_SCHEDULE["devices-watch"] = {
 CELERY_BEAT_SCHEDULE["heartbeats-flush"] = {
     "task": "monitoring.heartbeats_flush",
     "schedule": env_int("CASINO_DEVICE_FLUSH_SECONDS", 10),
+    "options": {"expires": 30},
+}
+# A round waiting on a device (the Pai Gow generator's number, an automated Sic Bo shaker's
+# dice) this long after "no more bets" is an alert at its table (gaming/waits.py): a real
+# generator shows its number at once and a shaker throws in seconds, so half a minute
+# means something is wrong, and a dealer has not yet waited long. Beat looks every
+# CASINO_DEVICE_WAIT_CHECK_SECONDS; the floor page and the API read it from the round.
+CASINO_DEVICE_WAIT_SECONDS = env_int("CASINO_DEVICE_WAIT_SECONDS", 30)
+if CASINO_DEVICE_WAIT_SECONDS < 1:
+    raise ImproperlyConfigured(
+        f"CASINO_DEVICE_WAIT_SECONDS={CASINO_DEVICE_WAIT_SECONDS}: expected 1 or more"
+    )
+CELERY_BEAT_SCHEDULE["device-waits-check"] = {
+    "task": "monitoring.device_waits_check",
+    "schedule": env_int("CASINO_DEVICE_WAIT_CHECK_SECONDS", 5),
     "options": {"expires": 30},
 }
 

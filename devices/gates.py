@@ -7,7 +7,9 @@
   lock-out control active, and "no more bets" not yet called (§ 675a.1(c)).
 - A result: the dice of an automated-shaker table come from the shaker unless it is out of
   order (§ 625a.7(d)); a Power Odds selection from the table's generator while it works
-  (§ 623b.5(c)); a Pai Gow starting position from the generator while it works (§ 621a.6(a)).
+  (§ 623b.5(c)); a Pai Gow starting position from the generator while it works, and from the
+  shaker only where the Rules Submission falls back on it (§ 621a.6(a)); a Pai Gow round
+  voided for want of the generator's number only while it has posted none.
 """
 
 from collections.abc import Mapping, Sequence
@@ -171,6 +173,13 @@ def result_refusals(round_: Any, event: str, payload: object, by: Any) -> list[s
             return [f"the Power Odds selection is the random number generator's ({POWER_ODDS})"]
     if round_.game == "pai_gow" and event == "deal" and isinstance(payload, Mapping):
         return _starting_position_refusals(round_, payload, device)
+    if round_.game == "pai_gow" and event == "irregularity" and isinstance(payload, Mapping):
+        posted = generator_number(round_)
+        if payload.get("kind") == "no_starting_position" and posted is not None:
+            return [
+                f"the generator posted {posted} for this round: that number gives the "
+                f"starting position; deal from it ({cite('621a.6(b)')})"
+            ]
     if device is not None and device.kind_info.reports == "":
         return [f"{device.kind_info.label} reports no results"]
     return []
@@ -191,6 +200,13 @@ def _starting_position_refusals(
             return [
                 f"the random number generator at {round_.table.number} is working: the "
                 f"starting position comes from it ({STARTING_POSITION})"
+            ]
+        if rules.rng_only(round_.options):
+            return [
+                f"the Rules Submission gives the starting position at {round_.table.number} "
+                f"to the random number generator alone, with no shaker to fall back on "
+                f"({STARTING_POSITION}): with no number from it, the round is voided under "
+                "§ 621a.6(a)(1)"
             ]
     if "rng" in payload:
         if posted is None:

@@ -131,6 +131,7 @@ class DeviceEvent(AppendOnly):
         ROUND_VOIDED = "round_voided", "Round voided"
         TABLE_SUSPENDED = "table_suspended", "Table suspended"
         REPORTED = "reported", "Result reported"
+        ROUND_WAITING = "round_waiting", "Round waiting on it too long"
 
     device = models.ForeignKey(Device, on_delete=models.PROTECT, related_name="events")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="device_events")
@@ -148,6 +149,15 @@ class DeviceEvent(AppendOnly):
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["device", "-at"], name="device_event_recent")]
+        constraints = [
+            # A round's wait on a device is an alert once (gaming/waits.py), however often
+            # beat looks and however many look at once.
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=Q(kind="round_waiting"),
+                name="device_event_round_waiting_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.device}: {self.get_kind_display()}"

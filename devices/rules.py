@@ -1,13 +1,15 @@
 """What the regulations say about the electronics at a table, as data: the kinds of
-device, the approval each kind needs, what each may report, and which a table needs.
+device, the approval each kind needs, what each may report, which a table needs, and what
+a round waits for from one and the ways out when it does not come (WAITS).
 
 Pure Python, like games/rules: the services read it, nothing here touches the database.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from games import flow
 from games.rules.core import cite
 
 BGLO = "tested and approved by the Bureau of Gaming Laboratory Operations (58 Pa. Code § 461a.4)"
@@ -171,6 +173,150 @@ def rng_uses(options: Mapping[str, object]) -> bool:
 def rng_only(options: Mapping[str, object]) -> bool:
     """Pai Gow: the generator, with no shaker to fall back on when it is down."""
     return rng_uses(options) and not options.get("shaker_if_rng_down", False)
+
+
+# --- What a round waits for from a device, and the ways out ----------------------------------
+
+VOID = "void"  # POST .../void/ under the way's section
+OUT_OF_ORDER = "out_of_order"  # the device marked out of order, then as the way's text says
+WAYS = (VOID, OUT_OF_ORDER)
+
+
+@dataclass(frozen=True)
+class WayOut:
+    """What the rules allow when the device does not report: `way` (VOID or OUT_OF_ORDER),
+    the section it goes under (a void's is what void/ takes), what the operator does in
+    words, and the Rules Submission option it needs, if any."""
+
+    way: str
+    section: str
+    text: str
+    option: str = ""
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Once "no more bets" is called, a round at a table of `game` for which `applies`
+    (options in force, the table's automated shaker) waits for its device of `kind` to
+    report `report` (the report's field, devices/views.py): the `step` that `cite` gives
+    the device, until one of the events `ends` is recorded. While the device's status is
+    one of `dealer_when` (or none is in service), and the Rules Submission has the option
+    `dealer_option` if one is named, the dealer takes the step instead (devices/gates.py
+    says the same): the round then waits on the dealer, not the device."""
+
+    game: str
+    kind: str
+    report: str
+    step: str
+    cite: str
+    ends: frozenset[str]
+    applies: Callable[[Mapping[str, object], bool], bool]
+    ways_out: tuple[WayOut, ...]
+    dealer_when: frozenset[str] = frozenset()
+    dealer_option: str = ""
+
+    @property
+    def label(self) -> str:
+        """The device's kind in words."""
+        return KINDS[self.kind].label
+
+
+# One entry a device that gives a round its next step (docs/regulations.md, Devices).
+# Power Odds (§ 623b.5(c)) is not here: a Craps throw does not wait for the generator's
+# selection (thrown without one, it pays the posted odds), so no round waits on it. A
+# round that did would be one more entry: Wait("craps", "power_odds_rng", SELECTION, ...,
+# ends=frozenset({"power_odds", "throw"}), applies=its option, with its ways out).
+WAITS: Mapping[str, Wait] = MappingProxyType(
+    {
+        wait.kind: wait
+        for wait in (
+            Wait(
+                "pai_gow",
+                "pai_gow_rng",
+                NUMBER,
+                "the starting number",
+                cite("621a.6(a)(1)"),
+                frozenset({"rng_number", "deal"}),
+                lambda options, _: rng_uses(options),
+                (
+                    WayOut(
+                        VOID,
+                        "621a.6(a)(1)",
+                        "Void the round under § 621a.6(a)(1): no tile is dealt, so every "
+                        "wager is returned.",
+                    ),
+                    WayOut(
+                        OUT_OF_ORDER,
+                        "621a.6(a)(2)",
+                        "Mark the generator out of order, then deal from the Pai Gow "
+                        "shaker's three dice (§ 621a.6(a)(2)), as the Rules Submission allows "
+                        "while the generator is down.",
+                        option="shaker_if_rng_down",
+                    ),
+                ),
+                # § 621a.6(a)(2): the shaker while the generator is not working.
+                dealer_when=frozenset({REGISTERED, STALE, FAULTED, OUT_OF_ORDER, RETIRED}),
+                dealer_option="shaker_if_rng_down",
+            ),
+            Wait(
+                "sic_bo",
+                "automated_shaker",
+                DICE,
+                "the dice",
+                cite("625a.5(c)"),
+                flow.ENDS_ROUND["sic_bo"],
+                lambda _, automated_shaker: automated_shaker,
+                (
+                    WayOut(
+                        VOID,
+                        "625a.7(c)",
+                        "Void the round under § 625a.7(c): the automated shaker failed to "
+                        "operate, so every wager is returned.",
+                    ),
+                    WayOut(
+                        OUT_OF_ORDER,
+                        "625a.7(d)",
+                        "Mark the automated shaker out of order: the round is void at once, "
+                        "every wager returned (§ 625a.7(c)); with its dice removed and the "
+                        "shaker covered or signed, the manual Sic Bo shaker throws the next "
+                        "rounds (§ 625a.7(d)).",
+                    ),
+                ),
+                # § 625a.7(d): the manual shaker once the automated one is out of order.
+                dealer_when=frozenset({OUT_OF_ORDER, RETIRED}),
+            ),
+        )
+    }
+)
+
+
+WAIT_KINDS = tuple(WAITS)  # the kinds a round may wait on
+WAIT_REPORTS = tuple(sorted({wait.report for wait in WAITS.values()}))
+
+
+def round_wait(game: str, options: Mapping[str, object], *, automated_shaker: bool) -> Wait | None:
+    """What a round at such a table waits for from a device after "no more bets", if any."""
+    return next(
+        (w for w in WAITS.values() if w.game == game and w.applies(options, automated_shaker)),
+        None,
+    )
+
+
+def still_waiting(
+    wait: Wait, options: Mapping[str, object], device_status: str | None, *, ended: bool
+) -> bool:
+    """Whether the round still waits on the device (`device_status`: None when none is in
+    service): none of the wait's `ends` recorded (`ended`), and the step not the dealer's
+    (then only the device, or a way out, moves the round)."""
+    if ended:
+        return False
+    allowed = not wait.dealer_option or bool(options.get(wait.dealer_option))
+    return not (allowed and (device_status or RETIRED) in wait.dealer_when)
+
+
+def ways_out(wait: Wait, options: Mapping[str, object]) -> tuple[WayOut, ...]:
+    """The ways out the rules allow at this table (those needing an option it has)."""
+    return tuple(w for w in wait.ways_out if not w.option or options.get(w.option))
 
 
 def stale_after(kind: str, overrides: Mapping[str, object] | None = None) -> tuple[int, int]:

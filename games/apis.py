@@ -13,7 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
+from casino.api.overview import DeviceWaitSerializer
 from casino.api.permissions import scoped, token_holder_id
 from casino.api.represent import represented, represented_all
 from casino.api.writes import write
@@ -29,6 +30,7 @@ from casino.models import CertificateHolder, Table
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.services.round_state import round_locked_at
 from gaming import rounds
+from gaming.waits import round_waiting, waiting_data
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
 
@@ -40,6 +42,11 @@ class RoundEventSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
+    device_wait = serializers.SerializerMethodField(
+        help_text='The device the round waits on since "no more bets" (null: none), with '
+        "the ways out the rules allow; `alert` once it has waited CASINO_DEVICE_WAIT_SECONDS."
+    )
+
     class Meta:
         model = Round
         fields = [
@@ -56,7 +63,16 @@ class RoundSerializer(serializers.ModelSerializer):
             "closed_at",
             "result_at",
             "settled_at",
+            "device_wait",
         ]
+
+    @extend_schema_field(DeviceWaitSerializer(allow_null=True))
+    def get_device_wait(self, round_: Round) -> dict | None:
+        """Read only once wagering has closed: no query for an open or decided round."""
+        waiting = round_waiting(round_)
+        if waiting is None:
+            return None
+        return DeviceWaitSerializer(waiting_data(waiting, timezone.now())).data
 
 
 class RoundDetailSerializer(RoundSerializer):

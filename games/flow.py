@@ -68,6 +68,9 @@ VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = Mappin
             {
                 "621a.10(c)": ("irregularity", {"kind": "wrong_positions"}),
                 "621a.10(e)": ("irregularity", {"kind": "exposed_tile", "place": "dealer"}),
+                # The generator gives no number and no tile is dealt (docs/regulations.md,
+                # Devices): the way out of a round waiting on it (devices/rules.py WAITS).
+                "621a.6(a)(1)": ("irregularity", {"kind": "no_starting_position"}),
             }
         ),
     }

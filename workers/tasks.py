@@ -1,5 +1,6 @@
-"""Celery tasks: settlement, the sweep, the watches, the worker self-check. Tasks take ids
-and call one service (an entry point: it may import every layer, docs/architecture.md)."""
+"""Celery tasks: settlement, the sweep, the watches (heartbeats, rounds waiting on a
+device), the worker self-check. Tasks take ids and call one service (an entry point: it
+may import every layer, docs/architecture.md)."""
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -15,6 +16,7 @@ from games.models import SettlementRequest
 from games.services.outbox import requests_sweep
 from games.services.settlement import request_failure_record, round_settle
 from gaming.devices import devices_watch
+from gaming.waits import device_waits_check
 from workers import services
 
 
@@ -139,3 +141,17 @@ def devices_watch_task() -> dict[str, int]:
 def heartbeats_flush_task() -> int:
     """Write the heartbeat store's last-seen times back to the Device rows."""
     return heartbeats_flush(timezone.now())
+
+
+@shared_task(
+    name="monitoring.device_waits_check",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=30,
+    soft_time_limit=20,
+)
+def device_waits_check_task() -> int:
+    """Beat's look for rounds waiting on a device past CASINO_DEVICE_WAIT_SECONDS: each
+    alert raised once (gaming/waits.py)."""
+    return len(device_waits_check(timezone.now()))

@@ -315,3 +315,23 @@ def code_label(choices: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     """A code's label among `choices` (the code itself when unknown), for a column."""
     labels = {code: str(capfirst(label)) for code, label in choices}
     return lambda code: labels.get(code, code)
+
+
+def device_wait_html(waiting: Any, now: datetime) -> SafeString | str:
+    """A round waiting on a device (gaming.waits.Waiting, or None): since when, in red once
+    it is an alert, with the ways out the rules allow."""
+    if waiting is None:
+        return "-"
+    since = timezone.localtime(waiting.since).strftime("%Y-%m-%d %H:%M:%S")
+    state = OVERDUE if waiting.alert(now) else DUE_SOON
+    head = f"waiting on a device since {since}" + (
+        f" (an alert since {timezone.localtime(waiting.alert_at):%H:%M:%S})"
+        if waiting.alert(now)
+        else f" (an alert at {timezone.localtime(waiting.alert_at):%H:%M:%S})"
+    )
+    return format_html(
+        '{}<p style="margin: 4px 0;">{}</p><ul style="margin-left: 0; padding-left: 1em;">{}</ul>',
+        coloured(state, head),
+        waiting.what,
+        format_html_join("", "<li>{}</li>", ((way.text,) for way in waiting.ways_out)),
+    )

@@ -23,6 +23,7 @@ from casino.admin.common import (
     EquipmentFilter,
     action_form,
     coloured,
+    device_wait_html,
     form_page,
     one_selected,
     refusal_to_form,
@@ -38,7 +39,9 @@ from casino.models import LocationApproval, RulesSubmission, SetInPlay, Table
 from casino.rules.equipment import IN_DATE, REASONS
 from casino.services.equipment import set_changeout, set_put_in_play, sets_in_play
 from casino.services.tables import location_approval_record, table_suspend
+from games.models import Round
 from gaming.tables import opening_refusals, table_close, table_open
+from gaming.waits import round_waiting
 
 
 class LocationApprovalInline(admin.TabularInline):
@@ -102,6 +105,7 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
         "rules_in_force",
         "opening_refusals",
         "report_link",
+        "round_device_wait",
     )
     inlines = [LocationApprovalInline, AuditHistoryInline]
     actions = [
@@ -129,7 +133,7 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
             (None, {"fields": TABLE_FIELDS}),
             (
                 "Status (changed only by the actions)",
-                {"fields": ("status", "status_changed_at", "closed_at")},
+                {"fields": ("status", "status_changed_at", "closed_at", "round_device_wait")},
             ),
             (
                 "Compliance now",
@@ -202,6 +206,11 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
             '<ul style="margin-left: 0; padding-left: 1em;">{}</ul>',
             format_html_join("", "<li>{}</li>", ((reason,) for reason in reasons)),
         )
+
+    @admin.display(description="round waiting on a device")
+    def round_device_wait(self, table: Table) -> SafeString | str:
+        current = table.rounds.filter(status=Round.Status.CLOSED).select_related("table").first()
+        return "-" if current is None else device_wait_html(round_waiting(current), timezone.now())
 
     @admin.display(description="compliance report")
     def report_link(self, table: Table) -> SafeString:

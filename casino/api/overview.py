@@ -32,6 +32,8 @@ from casino.api.permissions import token_holder_id
 from casino.floor_page import floor_build, floor_json, floor_read
 from casino.services.par import game_par
 from casino.versioned import read
+from devices import rules as device_rules
+from devices.models import Device
 from games.rules.catalog import GAMES_BY_KEY
 
 log = logging.getLogger(__name__)
@@ -109,6 +111,49 @@ class SettlementAlertSerializer(_S.Serializer):
     admin_url = _S.CharField()
 
 
+class DeviceWaitWaySerializer(_S.Serializer):
+    way = _S.ChoiceField(
+        choices=list(device_rules.WAYS),
+        help_text='"void": POST /rounds/{id}/void/ with {"section": section}; "out_of_order": '
+        "POST /devices/{device.id}/out-of-order/ with a reason, then as the text says.",
+    )
+    section = _S.CharField(help_text='The section it goes under, e.g. "621a.6(a)(1)".')
+    text = _S.CharField(help_text="What the operator does, in words.")
+
+
+class DeviceWaitDeviceSerializer(_S.Serializer):
+    id = _S.IntegerField()
+    serial = _S.CharField()
+    status = _S.ChoiceField(choices=Device.Status.choices)
+    status_display = _S.CharField()
+
+
+class DeviceWaitSerializer(_S.Serializer):
+    """A round waiting on a device for its next step since "no more bets" (docs/api.md, A
+    round waiting on a device); `alert` once it has waited CASINO_DEVICE_WAIT_SECONDS."""
+
+    round = AlertRoundSerializer()
+    kind = _S.ChoiceField(
+        choices=[(kind, device_rules.KINDS[kind].label) for kind in device_rules.WAIT_KINDS],
+        help_text="The kind of device waited on.",
+    )
+    kind_display = _S.CharField()
+    device = DeviceWaitDeviceSerializer(
+        allow_null=True, help_text="The device (null: the table has none of that kind)."
+    )
+    report = _S.ChoiceField(
+        choices=list(device_rules.WAIT_REPORTS),
+        help_text="What the device reports (its report's field at /devices/v1/report).",
+    )
+    step = _S.CharField(help_text="The step waited for, in words.")
+    cite = _S.CharField(help_text="The section that gives the step to the device.")
+    since = _S.DateTimeField(help_text='"No more bets": the wait began.')
+    alert_at = _S.DateTimeField(help_text="When the wait becomes an alert.")
+    alert = _S.BooleanField(help_text="Waited past CASINO_DEVICE_WAIT_SECONDS.")
+    ways_out = DeviceWaitWaySerializer(many=True, help_text="What the rules allow, in order.")
+    guidance = _S.CharField(help_text="The alert in words: the device, the step, what to do.")
+
+
 class FloorKeySerializer(_S.Serializer):
     key = _S.CharField()
     name = _S.CharField()
@@ -130,6 +175,9 @@ class FloorTableSerializer(_S.Serializer):
     devices = FloorDeviceSerializer(many=True)
     last_results = FloorResultSerializer(many=True)
     settlement_alert = SettlementAlertSerializer(allow_null=True)
+    device_wait = DeviceWaitSerializer(
+        allow_null=True, help_text="The round in progress waiting on a device, if it is."
+    )
 
 
 class FloorSerializer(_S.Serializer):

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin.common import code_label, labelled_filter, service_call
+from casino.admin.common import code_label, device_wait_html, labelled_filter, service_call
 from games import flow
 from games.admin.common import ReadOnlyAdmin, ReadOnlyInline
 from games.admin.forms import (
@@ -55,6 +55,7 @@ from gaming.rounds import (
     round_void,
     wagers_place,
 )
+from gaming.waits import round_waiting
 
 DEALER = RoundEvent.Source.DEALER
 GAME_NAME = code_label(game_choices())  # high_roll_dice -> High Roll Dice
@@ -199,14 +200,22 @@ class RoundAdmin(ReadOnlyAdmin):
     search_fields = ("table__number",)
     list_select_related = ("table",)
     fieldsets = [
-        (None, {"fields": ("table", "number", "game_name", "status", "previous", "settlement")}),
+        (
+            None,
+            {
+                "fields": (
+                    *("table", "number", "game_name", "status", "previous"),
+                    *("device_wait", "settlement"),
+                )
+            },
+        ),
         (
             "When and by whom",
             {"fields": ("opened_at", "opened_by", "closed_at", "result_at", "settled_at")},
         ),
         ("Rules", {"fields": ("rules_submission", "options_in_force", "rules_hash")}),
     ]
-    readonly_fields = ("game_name", "options_in_force", "settlement")
+    readonly_fields = ("game_name", "options_in_force", "device_wait", "settlement")
     inlines = [RoundEventInline, WagerInline, ResolutionInline, LedgerEntryInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
@@ -236,6 +245,10 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description="options in force")
     def options_in_force(self, round_: Round) -> SafeString:
         return format_html("<pre>{}</pre>", json.dumps(round_.options, indent=2, sort_keys=True))
+
+    @admin.display(description="waiting on a device")
+    def device_wait(self, round_: Round) -> SafeString | str:
+        return device_wait_html(round_waiting(round_), timezone.now())
 
     @admin.display(description="settlement request")
     def settlement(self, round_: Round) -> SafeString | str:

@@ -21,7 +21,8 @@ from casino.api import throttles
 from casino.models import Table
 from casino.services.tables import table_suspend
 from tests.casino.floor_fixtures import compliant_table, operations
-from tests.games.round_fixtures import opened, place, result, settle, wager
+from tests.devices.test_consequences import PAI_GOW_WAGERS, generator_at
+from tests.games.round_fixtures import close, opened, place, result, settle, wager
 
 # The live server reads what the test commits. serialized_rollback: start from the migrated
 # rows (content types, groups) even after another transactional test has emptied them.
@@ -54,7 +55,16 @@ def floor_build() -> dict[str, Any]:
     odd = Table.objects.create(
         holder=sic_bo.holder, number="<b>XS-1</b>", game="three_dice_football", variant="standard"
     )
-    return {"sic_bo": sic_bo, "second": second, "craps": craps, "odd": odd}
+    # PG-01: "no more bets" a minute ago and no number from its generator: waiting on it.
+    options = {"starting_position": "rng", "shaker_if_rng_down": True}
+    pai_gow = compliant_table(
+        "pai_gow", number="PG-01", now=base, options=options, open_table=True
+    ).table
+    generator = generator_at(pai_gow)
+    waiting = opened(pai_gow, now=now - 3 * M)
+    place(waiting, *PAI_GOW_WAGERS, now=now - 2 * M)
+    close(waiting, now=now - M)
+    return {"sic_bo": sic_bo, "second": second, "craps": craps, "odd": odd, "rng": generator}
 
 
 def sign_in(browser: Any, live_server: Any, client: Client) -> None:
@@ -146,10 +156,27 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
     assert odd.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "closed"
     assert "MISSING" in odd.find_element(By.CSS_SELECTOR, ".set.due-missing").text
 
+    pai_gow = card(browser, "PG-01")  # drawn by floor.js: the first poll has come
+    [waiting] = pai_gow.find_elements(By.CSS_SELECTOR, ".device-wait-alert")
+    assert waiting.get_attribute("role") == "alert"
+    assert waiting.find_element(By.CSS_SELECTOR, "h2").text.lower() == "waiting on a device"
+    what = waiting.find_element(By.CSS_SELECTOR, ".alert-what").text
+    assert what.startswith("Round 1 has waited since ")
+    assert f"Pai Gow random number generator {floor['rng'].serial_number} (active)" in what
+    assert [w.text[:30] for w in waiting.find_elements(By.CSS_SELECTOR, ".ways-out li")] == [
+        "Void the round under § 621a.6(",
+        "Mark the generator out of orde",
+    ]
+    assert waiting.value_of_css_property("border-left-color") in (
+        "rgba(198, 40, 40, 1)",
+        "rgb(198, 40, 40)",
+    )  # red
+
     nav = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".floor-nav a")]
     assert nav == ["Admin", "Tables", "Rounds", "Devices", "Hold and dice"]
     summary = browser.find_element(By.ID, "floor-summary").text
-    assert "3 open" in summary and "1 closed" in summary and "1 set overdue" in summary
+    assert "4 open" in summary and "1 closed" in summary and "1 set overdue" in summary
+    assert "1 round waiting on a device" in summary
 
     # A change on the floor reaches the page by polling alone: the marker survives.
     browser.execute_script("window.floorMarker = 'no reload';")

@@ -194,6 +194,19 @@ def test_settlement_max_sends_is_read_from_the_environment(tmp_path):
     assert (default.stdout.strip(), chosen.stdout.strip()) == ("10", "4")
 
 
+def test_the_device_wait_is_read_from_the_environment_and_refused_below_a_second(tmp_path):
+    """A round waiting 0 s on a device would be an alert the moment "no more bets" is called."""
+    code = "from django.conf import settings; print(settings.CASINO_DEVICE_WAIT_SECONDS)"
+    chosen = manage(
+        "shell", "--no-imports", "-c", code,
+        CASINO_DEVICE_WAIT_SECONDS="45", CASINO_DATA_DIR=str(tmp_path),
+    )  # fmt: skip
+    assert chosen.stdout.strip() == "45"
+    done = manage("check", CASINO_DEVICE_WAIT_SECONDS="0", CASINO_DATA_DIR=str(tmp_path))
+    assert done.returncode != 0
+    assert "CASINO_DEVICE_WAIT_SECONDS=0: expected 1 or more" in done.stderr
+
+
 @pytest.mark.parametrize(
     ("raw", "rate"),
     [

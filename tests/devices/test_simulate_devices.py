@@ -25,8 +25,10 @@ from devices.management.commands.simulate_devices import (
 from devices.models import Device, DeviceCredential
 from devices.store import store
 from games.models import Round
-from gaming.rounds import round_open, wagers_place
+from gaming.rounds import no_more_bets, round_open, wagers_place
+from gaming.waits import device_waits_check
 from tests.casino.floor_fixtures import compliant_table, operations
+from tests.devices.device_fixtures import heard, register
 from tests.games.round_fixtures import wager
 
 pytestmark = pytest.mark.django_db
@@ -157,16 +159,34 @@ def test_heartbeats_land_a_quiet_device_stops_and_resumes_and_secrets_are_rotate
     )
 
 
-def test_the_shaker_throws_the_dice_of_a_round_with_wagers(monkeypatch):
+def closing_at(clock: FakeClock, round_: Round, after: float) -> list[datetime]:
+    """Call "no more bets" on `round_` once the fake clock is `after` seconds in (from the
+    loop's waits, as a dealer would between two of its requests); the moment it was called."""
+    called: list[datetime] = []
+
+    def watch(now: float) -> None:
+        if not called and now - clock.start >= after:
+            called.append(datetime.fromtimestamp(now, tz=UTC))
+            no_more_bets(round_, by=operations(), now=called[0])
+
+    clock.watch = watch
+    return called
+
+
+def test_the_shaker_throws_once_no_more_bets_is_called_never_while_wagering_is_open(monkeypatch):
+    """58 Pa. Code § 625a.5(c): "no more bets" before the dice are revealed: the round takes
+    wagers for as long as the dealer keeps it open, and the shaker's dice come within about
+    a second of the call, signed like every device request."""
     sb = sic_bo_floor(monkeypatch)
     opened_at = datetime.fromtimestamp(sb.clock.now, tz=UTC) - timedelta(minutes=2)
     round_ = round_open(sb.table, by=operations(), now=opened_at)
     wagers_place(round_, [wager("ann", "small", "10")], by=operations(), now=opened_at)
+    called = closing_at(sb.clock, round_, after=6)
     lines: list[str] = []
 
     simulation_start(
         holder=sb.holder.name, send=client_send(Client()), write=lines.append,
-        quiet=["none"], clock=sb.clock, wait=sb.clock.wait, seconds=3, reports=True,
+        quiet=["none"], clock=sb.clock, wait=sb.clock.wait, seconds=9, reports=True,
         rng=random.Random(3),
     ).run()  # fmt: skip
 
@@ -174,7 +194,80 @@ def test_the_shaker_throws_the_dice_of_a_round_with_wagers(monkeypatch):
     assert round_.status == Round.Status.RESULT_ENTERED
     throw = round_.events.get(event="throw")
     assert throw.source == "device" and throw.device_id == sb.shaker.pk
+    assert called[0] <= throw.at <= called[0] + timedelta(seconds=1.5)
+    # The dealer's call, at 6 s: the shaker did not close the round itself earlier.
+    assert [(e.event, e.source, e.at) for e in round_.events.order_by("seq")][1:] == [
+        ("no_more_bets", "dealer", called[0]),
+        ("throw", "device", throw.at),
+    ]
     assert any(f"round {round_.number} dice" in line and "result_entered" in line for line in lines)
+
+
+def pai_gow_floor(monkeypatch) -> tuple[Table, Device, FakeClock]:
+    """PG-01 as the demo floor has it: the generator gives the start (the shaker while it is
+    down), the generator active; and the endpoints on the fake clock."""
+    clock = FakeClock(time.time())
+    monkeypatch.setattr(views, "clock", clock)
+    built = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=10)
+    options = {"starting_position": "rng", "shaker_if_rng_down": True}
+    table = compliant_table(
+        "pai_gow", number="PG-01", options=options, open_table=True, now=built
+    ).table
+    generator = register(table, "pai_gow_rng", now=built, serial="RNG-6001").device
+    heard(generator, now=built)
+    return table, Device.objects.get(pk=generator.pk), clock
+
+
+def test_the_pai_gow_generator_posts_its_number_once_no_more_bets_is_called(monkeypatch):
+    """58 Pa. Code § 621a.6(a)(1): "no more bets", then the generator's number; the dealer
+    deals from it."""
+    table, generator, clock = pai_gow_floor(monkeypatch)
+    opened_at = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=2)
+    round_ = round_open(table, by=operations(), now=opened_at)
+    place = [wager("ann", "pai_gow", "10", position=1)]
+    wagers_place(round_, place, by=operations(), now=opened_at)
+    called = closing_at(clock, round_, after=4)
+    lines: list[str] = []
+
+    simulation_start(
+        holder=table.holder.name, send=client_send(Client()), write=lines.append,
+        quiet=["none"], clock=clock, wait=clock.wait, seconds=7, reports=True,
+        rng=random.Random(5),
+    ).run()  # fmt: skip
+
+    number = Round.objects.get(pk=round_.pk).events.get(event="rng_number")
+    assert (number.source, number.device_id) == ("device", generator.pk)
+    assert 1 <= number.payload <= 36
+    assert called[0] <= number.at <= called[0] + timedelta(seconds=1.5)
+    assert sum(f"round {round_.number} number {number.payload}: closed" in x for x in lines) == 1
+
+
+def test_no_reports_silences_a_device_s_reports_and_keeps_its_heartbeats(monkeypatch, settings):
+    """--no-reports RNG-6001: the generator keeps beating but posts nothing; the round waits
+    on it, and past CASINO_DEVICE_WAIT_SECONDS beat raises the alert (gaming/waits.py)."""
+    settings.CASINO_DEVICE_WAIT_SECONDS = 5
+    table, generator, clock = pai_gow_floor(monkeypatch)
+    opened_at = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=2)
+    round_ = round_open(table, by=operations(), now=opened_at)
+    wagers_place(
+        round_, [wager("ann", "pai_gow", "10", position=1)], by=operations(), now=opened_at
+    )
+    called = closing_at(clock, round_, after=1)
+    lines: list[str] = []
+
+    tally = simulation_start(
+        holder=table.holder.name, send=client_send(Client()), write=lines.append,
+        quiet=["none"], reports_off=["RNG-6001"], clock=clock, wait=clock.wait, seconds=8,
+        reports=True,
+    ).run()  # fmt: skip
+
+    assert not Round.objects.get(pk=round_.pk).events.filter(event="rng_number").exists()
+    assert tally.reports == {} and tally.heartbeats[204] >= 1
+    assert store().seen("pai_gow_rng")[generator.pk] >= clock.start + 5
+    assert f"reports silenced (heartbeats kept): {generator}" in "\n".join(lines)
+    waited = datetime.fromtimestamp(clock.now, tz=UTC)
+    assert waited - called[0] >= timedelta(seconds=5)
+    assert device_waits_check(waited) == [round_.pk]
 
 
 def test_refusals_are_printed_and_the_loop_goes_on(monkeypatch):
@@ -228,6 +321,8 @@ def test_the_start_refuses_clearly(monkeypatch):
         simulation_start(holder="Nowhere", **common)
     with pytest.raises(CommandError, match="serial number NOPE"):
         simulation_start(holder=sb.holder.name, quiet=["NOPE"], **common)
+    with pytest.raises(CommandError, match="serial number NOPE"):
+        simulation_start(holder=sb.holder.name, reports_off=["NOPE"], **common)
     operations().groups.clear()
     with pytest.raises(CommandError, match="no active user may rotate"):
         simulation_start(holder=sb.holder.name, **common)

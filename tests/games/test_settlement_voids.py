@@ -128,7 +128,7 @@ def test_a_manual_shaker_does_not_void_a_sic_bo_round():
         (
             "pai_gow",
             "625a.7(c)",
-            "§ 625a.7(c) voids no pai_gow round; here: § 621a.10(c), § 621a.10(e)",
+            "§ 625a.7(c) voids no pai_gow round; here: § 621a.10(c), § 621a.10(e), § 621a.6(a)(1)",
         ),
         ("craps", "623a.8(b)", "§ 623a.8(b) voids no craps round; here: none"),
         ("high_roll_dice", "675a.4(c)", "§ 675a.4(c) voids no high_roll_dice round; here: none"),

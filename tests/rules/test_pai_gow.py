@@ -1058,3 +1058,65 @@ def test_621a_9_g_a_cut_that_leaves_the_stacks_in_order_is_refused() -> None:
     """§ 621a.9(g)(1): moving the rightmost stack to the right end moves nothing."""
     with pytest.raises(RuleViolation):
         apply_cut(STACKS, [1], [])
+
+
+# --- A generator that gives no number (docs/regulations.md, Devices) --------------------
+
+
+NO_START = {"irregularity": {"kind": "no_starting_position"}}
+
+
+def test_621a_6_a_1_no_number_from_the_generator_voids_the_round_before_any_tile_is_dealt():
+    """§ 621a.6(a)(1): "no more bets", then the generator's number; with none, no tile can be
+    dealt, so every hand is void and every wager returned (push, 0.00), the bank's too."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1), _wager("w2", "p2", "25", 4)]},
+            NO_START,
+            {"wagers": [_wager("w3", "p1", "10", 1)]},  # the next round takes wagers
+        ],
+        starting_position="rng",
+    )
+    assert result["steps"][1]["rejected"] == []
+    assert _settled(result["steps"][1]) == [
+        ("w1", "push", "0.00", cite("621a.6(a)(1)")),
+        ("w2", "push", "0.00", cite("621a.6(a)(1)")),
+    ]
+    assert result["steps"][2]["accepted"] == ["w3"] and result["open"] == ["w3"]
+
+
+def test_621a_6_a_1_once_the_tiles_are_dealt_the_void_for_no_number_is_refused():
+    """The tiles dealt show the starting position was given: that round plays on (its own
+    irregularities are § 621a.10's)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {
+                "deal": {
+                    "dealer": ["1-4", "2-5", "3-6", "2-3"],
+                    "positions": {"1": ["6-6", "6-6", "1-1", "1-1"]},
+                }
+            },
+            NO_START,
+            {"set": {"w1": "house_way"}},
+            {"reveal": True},
+        ],
+        starting_position="rng",
+    )
+    assert result["steps"][2]["rejected"] == [
+        {
+            "event": 2,
+            "error": "The tiles are dealt: the starting position was given",
+            "cite": cite("621a.6(a)(1)"),
+        }
+    ]
+    assert _settled(result["steps"][4]) == [("w1", "win", "9.50", cite("621a.8(i)"))]
+
+
+def test_621a_10_a_a_shaker_table_has_no_generator_to_fail():
+    """With the Pai Gow shaker giving the start (§ 621a.6(a)(2)), a bad throw is a "no roll"
+    and the dealer shakes again (§ 621a.10(a), (b)); nothing is voided."""
+    result = _play([{"wagers": [_wager("w1", "p1", "10", 1)]}, NO_START])
+    (rejection,) = result["steps"][1]["rejected"]
+    assert rejection["cite"] == cite("621a.10(a)") and "no roll" in rejection["error"]
+    assert result["steps"][1]["resolutions"] == [] and result["open"] == ["w1"]

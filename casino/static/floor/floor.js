@@ -148,6 +148,29 @@
     return node;
   }
 
+  // A round waiting on a device past the setting (floor_page._device_wait): the device,
+  // since when, and the ways out the rules allow.
+  function waitBlock(table) {
+    var wait = table.device_wait;
+    if (!wait || !wait.alert) return null;
+    var device = wait.device ?
+      " " + wait.device.serial + " (" + wait.device.status_display.toLowerCase() + ")" : "";
+    var ways = el("ul", "ways-out");
+    wait.ways_out.forEach(function (way) {
+      ways.appendChild(el("li", "way-" + token(way.way), way.text));
+    });
+    var round = table.round ? table.round.admin_url : null;
+    var node = el("section", "block device-wait-alert",
+      el("h2", null, "Waiting on a device"),
+      el("p", "alert-what", link(round, null, "Round " + wait.round.number),
+        " has waited since " + clock(wait.since) + " for " + wait.step + " from the " +
+        wait.kind_display + device + " ", el("span", "quiet", wait.cite)),
+      el("p", "alert-guidance", "The rules allow:"),
+      ways);
+    node.setAttribute("role", "alert");
+    return node;
+  }
+
   // Hold out of band, dice that look loaded: each links to the chart behind it.
   function statisticsBlock(table) {
     var found = badges[String(table.id)] || [];
@@ -217,6 +240,7 @@
       game,
       el("div", "meta", meta),
       alertBlock(table.settlement_alert, today),
+      waitBlock(table),
       statisticsBlock(table),
       roundBlock(table.round, today),
       equipmentBlock(table),
@@ -232,12 +256,13 @@
   }
 
   function drawSummary(tables) {
-    var n = { open: 0, suspended: 0, closed: 0, overdue: 0, devices: 0, settlements: 0 };
+    var n = { open: 0, suspended: 0, closed: 0, overdue: 0, devices: 0, settlements: 0, waits: 0 };
     tables.forEach(function (t) {
       if (n.hasOwnProperty(t.status)) n[t.status] += 1;
       t.equipment.forEach(function (s) { if (s.due === "overdue") n.overdue += 1; });
       t.devices.forEach(function (d) { if (d.health !== "ok") n.devices += 1; });
       if (t.settlement_alert) n.settlements += 1;
+      if (t.device_wait && t.device_wait.alert) n.waits += 1;
     });
     summary.replaceChildren(
       count("count-open", n.open, "open"), " ",
@@ -245,7 +270,8 @@
       count("count-closed", n.closed, "closed"), " ",
       count("count-overdue", n.overdue, (n.overdue === 1 ? "set" : "sets") + " overdue", true), " ",
       count("count-devices", n.devices, (n.devices === 1 ? "device" : "devices") + " not ok", true), " ",
-      count("count-settlements", n.settlements, (n.settlements === 1 ? "settlement" : "settlements") + " stuck", true));
+      count("count-settlements", n.settlements, (n.settlements === 1 ? "settlement" : "settlements") + " stuck", true), " ",
+      count("count-waits", n.waits, (n.waits === 1 ? "round" : "rounds") + " waiting on a device", true));
   }
 
   function draw(snapshot) {

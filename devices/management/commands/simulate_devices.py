@@ -1,7 +1,8 @@
 """Play the devices of a holder's tables against a running floor, over real signed HTTP.
 
     python manage.py simulate_devices [--url http://127.0.0.1:8000] [--holder NAME]
-        [--seconds N] [--quiet SERIAL ...] [--quiet-after S] [--quiet-for S] [--reports]
+        [--seconds N] [--quiet SERIAL ...] [--quiet-after S] [--quiet-for S]
+        [--no-reports [SERIAL ...]]
 
 At the start every device in service at the holder's tables gets a new credential
 (devices.services.credential_rotate, by the operations user, with the default grace so
@@ -12,9 +13,13 @@ demo floor: the Extra Roll device at HR-01 position 6; `--quiet none` for none) 
 after --quiet-after seconds and resume --quiet-for seconds later, again and again, so
 the admin shows a device going stale and recovering (--quiet-for 0: quiet for good).
 
-With --reports, an active automated Sic Bo shaker throws the dice of its table's round
-(open or closed, with a wager, opened more than 3 s ago), and an active Pai Gow random
-number generator posts the round's starting number (1 to 36) unless it has one.
+The devices report as real ones do, signed like every device request: once "no more bets"
+is called at its table, an active automated Sic Bo shaker throws the round's dice
+(§ 625a.5(c)) and an active Pai Gow random number generator posts the round's starting
+number, 1 to 36 (§ 621a.6(a)(1)), unless the round has one; within a second or so. So a
+round an integrator closes at such a table is decided with no step of theirs. `--no-reports`
+silences every device's reports, `--no-reports SERIAL ...` those devices' only (they keep
+their heartbeats: a device that works but does not report, the way out of docs/api.md).
 
 The command rotates credentials in the database directly: run it with the same
 settings (database, CASINO_DEVICE_KEY) as the server at --url. One line per change it
@@ -31,7 +36,7 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -58,8 +63,8 @@ DEMO_QUIET = ("HR-01", "extra_roll_device", 6)  # the demo floor's quiet device
 SUMMARY_SECONDS = 30.0
 RETRY_SECONDS = 3.0
 REPORT_CHECK_SECONDS = 1.0
-REPORT_AFTER = timedelta(seconds=3)  # a round's wagers get this long before the throw
 RNG_NUMBERS = (1, 36)
+RESULTS = (rules.DICE, rules.NUMBER)  # what the loop reports: a shaker's dice, a number
 MAX_WAIT = 0.5  # the loop looks at the clock at least this often
 
 # send(path, body, headers) -> (status, body); ServerDown when no answer came.
@@ -136,12 +141,18 @@ class Simulated:
     interval: float
     quiet: bool = False
     silent: bool = False
+    reports_off: bool = False  # its reports silenced (--no-reports), its heartbeats not
     next_at: float = 0.0
     answer: tuple[int, str] | None = None  # the last (status, error) it got
 
     @property
     def reports(self) -> str:
         return rules.KINDS[self.kind].reports
+
+    @property
+    def reporting(self) -> bool:
+        """A shaker or a Pai Gow generator, not quiet, its reports not silenced."""
+        return self.reports in RESULTS and not (self.silent or self.reports_off)
 
 
 @dataclass
@@ -345,21 +356,16 @@ class Simulator:
     def _reports_post(self, now: float) -> None:
         moment = datetime.fromtimestamp(now, tz=UTC)
         for device in self.devices:
-            if device.silent or device.reports not in (rules.DICE, rules.NUMBER):
+            if not device.reporting:
                 continue
             status = Device.objects.filter(pk=device.device_id).values_list("status", flat=True)
             if status.first() != rules.ACTIVE:
                 continue
-            rounds = (
-                Round.objects.filter(
-                    table_id=device.table_id,
-                    status__in=(Round.Status.OPEN, Round.Status.CLOSED),
-                    opened_at__lt=moment - REPORT_AFTER,
-                    wagers__isnull=False,
-                )
-                .distinct()
-                .order_by("number")
-            )
+            # A real shaker throws, and a real generator shows its number, once "no more
+            # bets" is called (§ 625a.5(c), § 621a.6(a)(1)): never while wagering is open.
+            rounds = Round.objects.filter(
+                table_id=device.table_id, status=Round.Status.CLOSED, closed_at__lte=moment
+            ).order_by("number")
             if device.reports == rules.NUMBER:
                 rounds = rounds.exclude(events__event__in=("rng_number", "deal"))
             for round_ in rounds:
@@ -481,8 +487,13 @@ def quiet_pick(
         }
     if [q.lower() for q in quiet] == ["none"]:
         return set()
+    return serials_pick(holder, devices, quiet)
+
+
+def serials_pick(holder: CertificateHolder, devices: list[Device], serials: list[str]) -> set[int]:
+    """The ids of the devices with these serial numbers; CommandError for one not in service."""
     picked, unknown = set(), []
-    for serial in quiet:
+    for serial in serials:
         found = {d.pk for d in devices if d.serial_number == serial}
         if not found:
             unknown.append(serial)
@@ -502,11 +513,13 @@ def simulation_start(
     send: Send,
     write: Callable[[str], None],
     quiet: list[str] | None = None,
+    reports_off: list[str] | None = None,
     clock: Callable[[], float] = time.time,
     **loop: Any,
 ) -> Simulator:
     """Find the holder's devices, rotate each one's credential, and build the loop
-    (keyword arguments as Simulator's). CommandError when there is nothing to play."""
+    (keyword arguments as Simulator's; `reports_off`: the serial numbers whose reports are
+    silenced). CommandError when there is nothing to play."""
     found = CertificateHolder.objects.filter(name=holder).first()
     if found is None:
         names = ", ".join(CertificateHolder.objects.order_by("name").values_list("name", flat=True))
@@ -520,6 +533,7 @@ def simulation_start(
             f"{found.name} has no device in service: register some first (admin › Devices)"
         )
     silent = quiet_pick(found, devices, quiet)
+    muted = serials_pick(found, devices, reports_off) if reports_off else set()
     by = operator()
     if by is None:
         raise CommandError(
@@ -546,6 +560,7 @@ def simulation_start(
                 secret=issued.secret,
                 interval=float(threshold(device.kind)[0]),
                 quiet=device.pk in silent,
+                reports_off=device.pk in muted,
             )
         )
     tables = len({d.table_id for d in played})
@@ -558,11 +573,17 @@ def simulation_start(
     quiet_ones = [d.label for d in played if d.quiet]
     if quiet_ones:
         simulator.say(f"quiet after {simulator.quiet_after:g} s: " + ", ".join(quiet_ones))
+    reporting = [d for d in played if d.reports in RESULTS]
+    if reporting and not simulator.reports:
+        simulator.say("reports silenced: no device reports a result")
+    elif any(d.reports_off for d in reporting):
+        muted_ones = ", ".join(d.label for d in reporting if d.reports_off)
+        simulator.say(f"reports silenced (heartbeats kept): {muted_ones}")
     return simulator
 
 
 class Command(BaseCommand):
-    help = "Send signed heartbeats (and, with --reports, results) as a holder's devices."
+    help = "Send signed heartbeats and reports (dice, numbers) as a holder's devices."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="The floor's server.")
@@ -589,9 +610,13 @@ class Command(BaseCommand):
             help="Then quiet this long, and so on (0: stays quiet).",
         )
         parser.add_argument(
-            "--reports",
-            action="store_true",
-            help="Shakers throw the dice and Pai Gow generators post numbers for open rounds.",
+            "--no-reports",
+            nargs="*",
+            metavar="SERIAL",
+            default=None,
+            help="Silence the reports (shakers' dice, Pai Gow generators' numbers after \"no "
+            'more bets") of every device, or of the devices with these serial numbers; '
+            "their heartbeats go on.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -609,10 +634,11 @@ class Command(BaseCommand):
             send=sender,
             write=write,
             quiet=options["quiet"],
+            reports_off=options["no_reports"],
             seconds=options["seconds"],
             quiet_after=options["quiet_after"],
             quiet_for=options["quiet_for"],
-            reports=options["reports"],
+            reports=options["no_reports"] != [],
             prefix=sender.prefix,
             where=options["url"],
         )

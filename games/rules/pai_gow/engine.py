@@ -54,7 +54,7 @@ class PaiGowEngine:
         if event == "reveal":
             return hands_reveal(state, payload)
         if event == "irregularity":
-            return irregularity(state, payload)
+            return irregularity(options, state, payload)
         raise MalformedInput(event, f"is not a Pai Gow event; the events are {', '.join(EVENTS)}")
 
     def open_wagers(self, state: PaiGowTable) -> tuple[str, ...]:

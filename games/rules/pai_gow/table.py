@@ -28,7 +28,7 @@ from games.rules.core.wagers import parse_wagers, take_wagers
 from games.rules.pai_gow.deal import Dealt, deal_from_payload
 from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, PLACES, POSITIONS
 from games.rules.pai_gow.house_way import Setting, house_way
-from games.rules.pai_gow.options import PaiGowOptions
+from games.rules.pai_gow.options import RNG, PaiGowOptions
 from games.rules.pai_gow.ranking import hand_strength
 from games.rules.pai_gow.settlement import Centre, Decision, decide, vigorish
 from games.rules.pai_gow.tiles import Tile, parse_tiles, tiles_text
@@ -542,14 +542,19 @@ def wagers_surrender(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, 
     return replace(table, round=new_round), outcome
 
 
-IRREGULARITIES = ("wrong_positions", "exposed_tile")
+IRREGULARITIES = ("wrong_positions", "exposed_tile", "no_starting_position")
 
 
-def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, StepOutcome]:
-    """§ 621a.10(c)-(e): hands void and wagers returned."""
+def irregularity(
+    options: PaiGowOptions, table: PaiGowTable, payload: object
+) -> tuple[PaiGowTable, StepOutcome]:
+    """§ 621a.10(c)-(e): hands void and wagers returned; and, before any tile is dealt, a
+    round whose random number generator gives no starting position (§ 621a.6(a)(1))."""
     if not isinstance(payload, dict) or payload.get("kind") not in IRREGULARITIES:
         raise MalformedInput("irregularity.kind", f"must be one of {', '.join(IRREGULARITIES)}")
     current = table.round
+    if payload["kind"] == "no_starting_position":
+        return _no_starting_position(options, table)
     if current.dealt is None:
         return table, _rejected(
             RuleViolation("No tiles have been dealt this round", cite("621a.10"))
@@ -599,6 +604,28 @@ def irregularity(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
         return _next_round(replace(table, round=new_round)), StepOutcome(resolutions=(resolution,))
     extra = _dealer_shown(new_round) if not was_set and new_round.all_set() else {}
     return replace(table, round=new_round), StepOutcome(resolutions=(resolution,), extra=extra)
+
+
+def _no_starting_position(
+    options: PaiGowOptions, table: PaiGowTable
+) -> tuple[PaiGowTable, StepOutcome]:
+    """docs/regulations.md, Devices: the generator the Rules Submission gives the starting
+    position to gives no number, and no tile is dealt: the round cannot be dealt as
+    § 621a.6 says, so it is void and every wager returned, as the chapter does when the deal
+    cannot stand (§ 621a.10(c), (e)). A shaker's bad throw is a "no roll" instead."""
+    if options.starting_position != RNG:
+        violation = RuleViolation(
+            'The Pai Gow shaker gives the starting position here: a bad throw is a "no roll" '
+            "and the dealer shakes again",
+            cite("621a.10(a)"),
+        )
+        return table, _rejected(violation)
+    if table.round.dealt is not None:
+        violation = RuleViolation(
+            "The tiles are dealt: the starting position was given", cite("621a.6(a)(1)")
+        )
+        return table, _rejected(violation)
+    return _void_round(table, "621a.6(a)(1)")
 
 
 def _void_round(table: PaiGowTable, section: str) -> tuple[PaiGowTable, StepOutcome]:
