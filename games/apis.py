@@ -8,12 +8,14 @@ nothing. The round flow (gaming/rounds.py) checks everything else.
 """
 
 from collections.abc import Callable
+from typing import Any
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -26,7 +28,9 @@ from casino.api.represent import represented, represented_all
 from casino.api.writes import write
 from casino.logs import log_context
 from casino.models import CertificateHolder, Table
+from casino.rules.text import PLAYER_NAME_MAX_LENGTH
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
+from games.rules.core.money import AMOUNT_GIVEN
 from games.services.round_state import round_locked_at
 from gaming import rounds
 
@@ -76,18 +80,31 @@ class RoundOpenSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=2**62)
 
 
+@extend_schema_field(
+    {"type": "string", "format": "decimal", "pattern": f"^{AMOUNT_GIVEN.pattern}$"}
+)
+class AmountField(serializers.DecimalField):
+    """An amount as the floor takes it: a decimal string, never a JSON number (its exact
+    pattern in the schema: games.rules.core.money.AMOUNT_GIVEN)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_digits=14, decimal_places=2, **kwargs)
+
+
 class WagerInSerializer(serializers.Serializer):
     """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
 
     player = serializers.CharField(
-        max_length=64,
-        help_text="Shown to people: no control, format (bidi, zero-width), private-use or "
+        max_length=PLAYER_NAME_MAX_LENGTH,
+        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as kept (400 `invalid` "
+        "past it). Shown to people: no control, format (bidi, zero-width), private-use or "
         "separator code point, no space at either end or other than U+0020 (refused, 422, "
         "naming the code point); kept in Unicode NFC.",
     )
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
-    amount = serializers.DecimalField(
-        max_digits=14, decimal_places=2, help_text='A decimal string, e.g. "25.00".'
+    amount = AmountField(
+        help_text='A decimal string, e.g. "25.00": at most 12 digits before the point and 2 '
+        "after. A JSON number (25 or 25.5) is refused, 400 `invalid` naming the field."
     )
     on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
     seat = serializers.IntegerField(required=False)
@@ -95,7 +112,14 @@ class WagerInSerializer(serializers.Serializer):
 
 
 class WagersInSerializer(serializers.Serializer):
-    wagers = WagerInSerializer(many=True)
+    wagers = WagerInSerializer(
+        many=True,
+        min_length=1,
+        max_length=settings.CASINO_MAX_WAGERS_PER_REQUEST,
+        help_text="At most CASINO_MAX_WAGERS_PER_REQUEST wagers (2000 by default; 400 "
+        "`invalid` naming `wagers` past it), and a round takes "
+        "CASINO_MAX_WAGERS_PER_ROUND in all (5000 by default; 422 `refused` past it).",
+    )
 
 
 class WagersOutSerializer(serializers.Serializer):
@@ -187,6 +211,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         """One `{"event", "payload"}` to the round service that takes it, as the integrator."""
         given = given_as(data=_payload(request))
         given.is_valid(raise_exception=True)
+        if given.validated_data["event"] == "wagers":  # before the round is locked
+            rounds.wagers_count_check(given.validated_data["payload"], "Placing wagers")
         round_ = service(
             self.get_object(),
             given.validated_data["event"],
@@ -214,8 +240,10 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     @action(detail=True, methods=["post"])
     @write(key_required=True)
     def wagers(self, request: Request, pk: str) -> Response:
-        """Place wagers, all or none, each numbered ROUND.N and checked by the engine."""
+        """Place wagers, all or none, each numbered ROUND.N and checked by the engine (at
+        most CASINO_MAX_WAGERS_PER_REQUEST at once, CASINO_MAX_WAGERS_PER_ROUND a round)."""
         wagers = _payload(request).get("wagers")
+        rounds.wagers_count_check(wagers, "Placing wagers")  # before the round is locked
         round_ = self.get_object()
         placed = rounds.wagers_place(
             round_, wagers, by=request.user, now=timezone.now(), source=INTEGRATOR
