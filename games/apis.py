@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -112,8 +114,8 @@ class WagerInSerializer(serializers.Serializer):
 
 
 class WagersInSerializer(serializers.Serializer):
-    wagers = WagerInSerializer(
-        many=True,
+    wagers = serializers.ListField(  # a list field: its limits reach the schema
+        child=WagerInSerializer(),
         min_length=1,
         max_length=settings.CASINO_MAX_WAGERS_PER_REQUEST,
         help_text="At most CASINO_MAX_WAGERS_PER_REQUEST wagers (2000 by default; 400 "
@@ -371,12 +373,46 @@ class LedgerLineSerializer(serializers.ModelSerializer):
         fields = ["id", "account", "player", "wager", "kind", "amount"]
 
 
+class LedgerLineRowSerializer(serializers.ModelSerializer):
+    """A ledger line with the entry and the table it belongs to (`GET /ledger-lines/`)."""
+
+    class Meta:
+        model = LedgerLine
+        fields = ["id", "entry", "table", "account", "player", "wager", "kind", "amount"]
+
+
+# Lines an entry carries in `lines`: an entry of more (a round of many wagers: 5,000 make a
+# settlement of 20,000 lines) has the rest at GET /ledger-lines/?entry=, in pages.
+LINES_NESTED = 100
+
+
 class LedgerEntrySerializer(serializers.ModelSerializer):
-    lines = LedgerLineSerializer(many=True, read_only=True)
+    lines = LedgerLineSerializer(
+        many=True,
+        read_only=True,
+        source="lines_first",
+        help_text=f"The entry's first {LINES_NESTED} lines, by id: every line when "
+        f"`line_count` is {LINES_NESTED} or less. All of them, in pages: "
+        "GET /api/v1/ledger-lines/?entry={id}.",
+    )
+    line_count = serializers.IntegerField(
+        read_only=True, help_text="How many lines the entry has (they sum to zero)."
+    )
 
     class Meta:
         model = LedgerEntry
-        fields = ["id", "key", "kind", "table", "round", "posted_at", "posted_by", "memo", "lines"]
+        fields = [
+            "id",
+            "key",
+            "kind",
+            "table",
+            "round",
+            "posted_at",
+            "posted_by",
+            "memo",
+            "lines",
+            "line_count",
+        ]
 
 
 class LedgerEntryFilter(filters.FilterSet):
@@ -389,11 +425,45 @@ class LedgerEntryFilter(filters.FilterSet):
         fields = ["table", "round", "kind"]
 
 
-class LedgerEntryViewSet(ReadOnly):
-    """The append-only ledger: each entry's lines balance to zero."""
+# Each entry's first LINES_NESTED lines, for a page of entries in one query (Django
+# numbers each entry's lines in a window and keeps the first).
+_FIRST_LINES = LedgerLine.objects.order_by("id")[:LINES_NESTED]
 
-    queryset = LedgerEntry.objects.prefetch_related("lines")
+
+def _line_count() -> Subquery:
+    """An entry's lines counted, for each entry of a page (not every entry grouped)."""
+    lines = LedgerLine.objects.filter(entry=OuterRef("pk")).order_by().values("entry")
+    return Subquery(lines.annotate(n=Count("*")).values("n"))
+
+
+class LedgerEntryViewSet(ReadOnly):
+    """The append-only ledger: each entry's lines balance to zero. An entry carries its
+    first 100 lines and `line_count`; all of its lines are at /ledger-lines/?entry=."""
+
+    queryset = LedgerEntry.objects.annotate(line_count=Coalesce(_line_count(), 0)).prefetch_related(
+        Prefetch("lines", queryset=_FIRST_LINES, to_attr="lines_first")
+    )
     serializer_class = LedgerEntrySerializer
     filterset_class = LedgerEntryFilter
     holder_path = "table__holder"
     ordering_fields = ["posted_at", "id"]
+
+
+class LedgerLineFilter(filters.FilterSet):
+    round = filters.NumberFilter(field_name="entry__round", help_text="The round's id.")
+    table = TableRef()
+
+    class Meta:
+        model = LedgerLine
+        fields = ["entry", "round", "table", "account", "player", "wager", "kind"]
+
+
+class LedgerLineViewSet(ReadOnly):
+    """Ledger lines, in pages: an entry's (`?entry=`), a round's (`?round=`), a table's, a
+    player's, a wager's."""
+
+    queryset = LedgerLine.objects.all()
+    serializer_class = LedgerLineRowSerializer
+    filterset_class = LedgerLineFilter
+    holder_path = "table__holder"
+    ordering_fields = ["id", "amount"]
