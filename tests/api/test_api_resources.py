@@ -530,7 +530,12 @@ def test_the_compliance_report_of_a_table_for_a_day(api_floor, ops):
         400,
         "invalid",
     )
-    assert bad["detail"].startswith("day 'someday' is not a date such as ")
+    assert bad["detail"] == "day 'someday' is not a date such as 2026-11-24"
+    # The hold's range and words, as the admin's (casino/rules/days.py).
+    before = ops.get(f"{API}/tables/{f.a.play.pk}/compliance-report/", {"day": "1999-12-31"})
+    assert error_of(before, 400, "invalid")["detail"] == (
+        "day '1999-12-31' is not between 2000-01-01 and 2999-12-31"
+    )
 
 
 # --- PAR, the floor, heartbeats ---------------------------------------------------------------
