@@ -72,7 +72,7 @@ class PagedInline(ReadOnlyInline):
     """A record's rows a page at a time (`per_page`, `?<prefix>-page=N`), with the count
     of them all and links to the pages either side; a page is read whole, never the rest."""
 
-    per_page = 100
+    per_page = 50
     template = "admin/games/paged_tabular.html"
 
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:

@@ -57,16 +57,16 @@ def test_the_page_of_a_round_of_1001_wagers_lists_each_a_page_at_a_time(big_roun
     assert page.status_code == 200  # was a 503 on SQLite
     html = page.content.decode()
     assert pagers(html) == [
-        "Wagers 1 to 100 of 1,001.",
-        "Resolutions (the wagers this round settled) 1 to 100 of 1,001.",
+        "Wagers 1 to 50 of 1,001.",
+        "Resolutions (the wagers this round settled) 1 to 50 of 1,001.",
     ]
     assert "and 1,980 more: the entry's page" in html  # the first placement: 2,000
     assert "and 3,982 more: the entry's page" in html  # settlement: 4,002
     assert len(queries) < 60  # a page's worth, whatever the round holds
-    last = ops_client.get(f"{url}?wagers-page=11&resolutions-page=2").content.decode()
+    last = ops_client.get(f"{url}?wagers-page=21&resolutions-page=2").content.decode()
     assert pagers(last) == [
         "Wagers 1,001 to 1,001 of 1,001.",
-        "Resolutions (the wagers this round settled) 101 to 200 of 1,001.",
+        "Resolutions (the wagers this round settled) 51 to 100 of 1,001.",
     ]
     assert f">{big_round.number}.1001<" in last and f">{big_round.number}.1000<" not in last
 
