@@ -86,7 +86,9 @@ def wagers_count_check(wagers: object, action: str) -> None:
         raise FloorInvalid(action, {"wagers": ["must be a non-empty list"]})
     most = settings.CASINO_MAX_WAGERS_PER_REQUEST
     if len(wagers) > most:
-        raise FloorInvalid(action, {"wagers": [f"has {len(wagers)} wagers; at most {most}"]})
+        raise FloorInvalid(
+            action, {"wagers": [f"holds {len(wagers)} wagers; at most {most} in one request"]}
+        )
 
 
 @state_checked

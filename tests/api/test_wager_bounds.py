@@ -23,8 +23,8 @@ def test_a_request_of_5000_wagers_is_refused_before_its_round_is_read(api_floor,
     for round_id in (api_floor.a.round2.pk, 10**15):  # a round that does not exist: not a 404
         response = post(ops, f"{API}/rounds/{round_id}/wagers/", {"wagers": MANY}, key=new_key())
         refused = error_of(response, 400, "invalid")
-        assert refused["fields"] == {"wagers": ["has 5000 wagers; at most 2000"]}
-        assert refused["reasons"] == ["wagers has 5000 wagers; at most 2000"]
+        assert refused["fields"] == {"wagers": ["holds 5000 wagers; at most 2000 in one request"]}
+        assert refused["reasons"] == ["wagers holds 5000 wagers; at most 2000 in one request"]
     assert Wager.objects.count() == before
 
 
@@ -32,7 +32,7 @@ def test_the_same_wagers_as_an_event_are_refused_the_same_way(api_floor, ops):
     body = {"event": "wagers", "payload": MANY}
     response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/events/", body, key=new_key())
     assert error_of(response, 400, "invalid")["fields"] == {
-        "wagers": ["has 5000 wagers; at most 2000"]
+        "wagers": ["holds 5000 wagers; at most 2000 in one request"]
     }
 
 

@@ -116,7 +116,7 @@ def test_a_request_over_the_limit_is_refused_before_any_wager_is_read():
     # The fourth is no wager at all: the count is refused before any is looked at.
     with pytest.raises(FloorInvalid) as refused:
         place(round_, *[wager(f"p{n}", "small", "10") for n in range(3)], "not a wager")
-    assert refused.value.fields == {"wagers": ["has 4 wagers; at most 3"]}
+    assert refused.value.fields == {"wagers": ["holds 4 wagers; at most 3 in one request"]}
     assert written(table) == (0, 0, 0, 0)
     assert len(place(round_, *[wager(f"p{n}", "small", "10") for n in range(3)])) == 3
 
