@@ -27,7 +27,7 @@ from django.utils.text import capfirst
 
 from casino.admin.forms import ACTION_PREFIX
 from casino.models import SetInPlay, Table
-from casino.rules.days import DayRefused, day_parse
+from casino.rules.days import DayRefused, day_or
 from casino.rules.equipment import (
     COMPOSITIONS,
     DUE_SOON,
@@ -63,11 +63,8 @@ def day_asked(request: HttpRequest, default: Callable[[], date]) -> date | HttpR
         moved = query.pop("date")[-1]
         query.setdefault("day", moved)
         return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
-    text = request.GET.get("day")
-    if text is None:
-        return default()
     try:
-        return day_parse(text)
+        return day_or(request.GET.get("day"), default)
     except DayRefused as refused:
         return HttpResponseBadRequest(str(refused), content_type="text/plain; charset=utf-8")
 

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from casino.api.errors import ApiError
 from casino.api.permissions import scoped
 from casino.models import Table
-from casino.rules.days import DayRefused, day_parse
+from casino.rules.days import DayRefused, day_or
 from games.services.hold import (
     SHIFTS,
     current_gaming_day,
@@ -173,11 +173,8 @@ class CsvErrors:
 def day_of(request: Request, default: Callable[[], date]) -> date:
     """The day `?day=` names (casino/rules/days.py: the admin's rule too), `default()`
     without it; a 400 `invalid` naming it otherwise."""
-    text = request.query_params.get("day")
-    if text is None:
-        return default()
     try:
-        return day_parse(text)
+        return day_or(request.query_params.get("day"), default)
     except DayRefused as refused:
         raise ApiError(400, "invalid", str(refused)) from None
 

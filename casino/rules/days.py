@@ -7,6 +7,7 @@ time (New York's -04:56:02 before 1883) is no offset an ISO 8601 date-time can w
 """
 
 import re
+from collections.abc import Callable
 from datetime import date
 
 FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
@@ -29,3 +30,8 @@ def day_parse(text: str) -> date:
     if not FIRST_DAY <= day <= LAST_DAY:
         raise DayRefused(f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
     return day
+
+
+def day_or(text: str | None, default: Callable[[], date]) -> date:
+    """The day `text` names (day_parse), or `default()` when the query names none."""
+    return default() if text is None else day_parse(text)
