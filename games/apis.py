@@ -450,7 +450,9 @@ class LedgerEntryViewSet(ReadOnly):
 
 
 class LedgerLineFilter(filters.FilterSet):
-    round = filters.NumberFilter(field_name="entry__round", help_text="The round's id.")
+    round = filters.ModelChoiceFilter(
+        field_name="entry__round", queryset=Round.objects.all(), help_text="The round's id."
+    )
     table = TableRef()
 
     class Meta:
