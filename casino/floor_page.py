@@ -733,7 +733,7 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
                     f"z = {hold.z_score} (alert at ±{hold.threshold}): won "
                     f"{_dollars(hold.win)}, theory {_dollars(hold.theoretical_win)}"
                 ),
-                "url": f"{url}?date={day.isoformat()}",
+                "url": f"{url}?day={day.isoformat()}",
             }
         )
     loaded = [fairness for fairness in floor_fairness() if fairness.alert]

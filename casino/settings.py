@@ -153,6 +153,16 @@ for _name in ("CASINO_API_MAX_BODY_BYTES", "CASINO_DEVICE_MAX_BODY_BYTES"):
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(
     env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440), CASINO_API_MAX_BODY_BYTES
 )
+# The most wagers one request places, and one round takes in all (gaming/rounds.py): past
+# them a request is refused before anything is read or locked. Far above any real table:
+# docs/api.md, "How many wagers".
+CASINO_MAX_WAGERS_PER_REQUEST = env_int("CASINO_MAX_WAGERS_PER_REQUEST", 2000)
+CASINO_MAX_WAGERS_PER_ROUND = env_int("CASINO_MAX_WAGERS_PER_ROUND", 5000)
+if not 1 <= CASINO_MAX_WAGERS_PER_REQUEST <= CASINO_MAX_WAGERS_PER_ROUND:
+    raise ImproperlyConfigured(
+        f"CASINO_MAX_WAGERS_PER_REQUEST={CASINO_MAX_WAGERS_PER_REQUEST}: expected 1 or more, "
+        f"and no more than CASINO_MAX_WAGERS_PER_ROUND={CASINO_MAX_WAGERS_PER_ROUND}"
+    )
 # A database or broker outage answers 503 with this Retry-After (seconds).
 CASINO_RETRY_AFTER_SECONDS = env_int("CASINO_RETRY_AFTER_SECONDS", 5)
 

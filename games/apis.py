@@ -8,7 +8,11 @@ nothing. The round flow (gaming/rounds.py) checks everything else.
 """
 
 from collections.abc import Callable
+from typing import Any
 
+from django.conf import settings
+from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -27,7 +31,9 @@ from casino.api.represent import represented, represented_all
 from casino.api.writes import write
 from casino.logs import log_context
 from casino.models import CertificateHolder, Table
+from casino.rules.text import PLAYER_NAME_MAX_LENGTH
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
+from games.rules.core.money import AMOUNT_GIVEN
 from games.services.round_state import round_locked_at
 from gaming import rounds
 from gaming.waits import round_waiting, waiting_data
@@ -92,18 +98,31 @@ class RoundOpenSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=2**62)
 
 
+@extend_schema_field(
+    {"type": "string", "format": "decimal", "pattern": f"^{AMOUNT_GIVEN.pattern}$"}
+)
+class AmountField(serializers.DecimalField):
+    """An amount as the floor takes it: a decimal string, never a JSON number (its exact
+    pattern in the schema: games.rules.core.money.AMOUNT_GIVEN)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_digits=14, decimal_places=2, **kwargs)
+
+
 class WagerInSerializer(serializers.Serializer):
     """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
 
     player = serializers.CharField(
-        max_length=64,
-        help_text="Shown to people: no control, format (bidi, zero-width), private-use or "
+        max_length=PLAYER_NAME_MAX_LENGTH,
+        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as kept (400 `invalid` "
+        "past it). Shown to people: no control, format (bidi, zero-width), private-use or "
         "separator code point, no space at either end or other than U+0020 (refused, 422, "
         "naming the code point); kept in Unicode NFC.",
     )
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
-    amount = serializers.DecimalField(
-        max_digits=14, decimal_places=2, help_text='A decimal string, e.g. "25.00".'
+    amount = AmountField(
+        help_text='A decimal string, e.g. "25.00": at most 12 digits before the point and 2 '
+        "after. A JSON number (25 or 25.5) is refused, 400 `invalid` naming the field."
     )
     on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
     seat = serializers.IntegerField(required=False)
@@ -111,7 +130,14 @@ class WagerInSerializer(serializers.Serializer):
 
 
 class WagersInSerializer(serializers.Serializer):
-    wagers = WagerInSerializer(many=True)
+    wagers = serializers.ListField(  # a list field: its limits reach the schema
+        child=WagerInSerializer(),
+        min_length=1,
+        max_length=settings.CASINO_MAX_WAGERS_PER_REQUEST,
+        help_text="At most CASINO_MAX_WAGERS_PER_REQUEST wagers (2000 by default; 400 "
+        "`invalid` naming `wagers` past it), and a round takes "
+        "CASINO_MAX_WAGERS_PER_ROUND in all (5000 by default; 422 `refused` past it).",
+    )
 
 
 class WagersOutSerializer(serializers.Serializer):
@@ -203,6 +229,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         """One `{"event", "payload"}` to the round service that takes it, as the integrator."""
         given = given_as(data=_payload(request))
         given.is_valid(raise_exception=True)
+        if given.validated_data["event"] == "wagers":  # before the round is locked
+            rounds.wagers_count_check(given.validated_data["payload"], "Placing wagers")
         round_ = service(
             self.get_object(),
             given.validated_data["event"],
@@ -230,8 +258,10 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     @action(detail=True, methods=["post"])
     @write(key_required=True)
     def wagers(self, request: Request, pk: str) -> Response:
-        """Place wagers, all or none, each numbered ROUND.N and checked by the engine."""
+        """Place wagers, all or none, each numbered ROUND.N and checked by the engine (at
+        most CASINO_MAX_WAGERS_PER_REQUEST at once, CASINO_MAX_WAGERS_PER_ROUND a round)."""
         wagers = _payload(request).get("wagers")
+        rounds.wagers_count_check(wagers, "Placing wagers")  # before the round is locked
         round_ = self.get_object()
         placed = rounds.wagers_place(
             round_, wagers, by=request.user, now=timezone.now(), source=INTEGRATOR
@@ -359,12 +389,46 @@ class LedgerLineSerializer(serializers.ModelSerializer):
         fields = ["id", "account", "player", "wager", "kind", "amount"]
 
 
+class LedgerLineRowSerializer(serializers.ModelSerializer):
+    """A ledger line with the entry and the table it belongs to (`GET /ledger-lines/`)."""
+
+    class Meta:
+        model = LedgerLine
+        fields = ["id", "entry", "table", "account", "player", "wager", "kind", "amount"]
+
+
+# Lines an entry carries in `lines`: an entry of more (a round of many wagers: 5,000 make a
+# settlement of 20,000 lines) has the rest at GET /ledger-lines/?entry=, in pages.
+LINES_NESTED = 100
+
+
 class LedgerEntrySerializer(serializers.ModelSerializer):
-    lines = LedgerLineSerializer(many=True, read_only=True)
+    lines = LedgerLineSerializer(
+        many=True,
+        read_only=True,
+        source="lines_first",
+        help_text=f"The entry's first {LINES_NESTED} lines, by id: every line when "
+        f"`line_count` is {LINES_NESTED} or less. All of them, in pages: "
+        "GET /api/v1/ledger-lines/?entry={id}.",
+    )
+    line_count = serializers.IntegerField(
+        read_only=True, help_text="How many lines the entry has (they sum to zero)."
+    )
 
     class Meta:
         model = LedgerEntry
-        fields = ["id", "key", "kind", "table", "round", "posted_at", "posted_by", "memo", "lines"]
+        fields = [
+            "id",
+            "key",
+            "kind",
+            "table",
+            "round",
+            "posted_at",
+            "posted_by",
+            "memo",
+            "lines",
+            "line_count",
+        ]
 
 
 class LedgerEntryFilter(filters.FilterSet):
@@ -377,11 +441,47 @@ class LedgerEntryFilter(filters.FilterSet):
         fields = ["table", "round", "kind"]
 
 
-class LedgerEntryViewSet(ReadOnly):
-    """The append-only ledger: each entry's lines balance to zero."""
+# Each entry's first LINES_NESTED lines, for a page of entries in one query (Django
+# numbers each entry's lines in a window and keeps the first).
+_FIRST_LINES = LedgerLine.objects.order_by("id")[:LINES_NESTED]
 
-    queryset = LedgerEntry.objects.prefetch_related("lines")
+
+def _line_count() -> Subquery:
+    """An entry's lines counted, for each entry of a page (not every entry grouped)."""
+    lines = LedgerLine.objects.filter(entry=OuterRef("pk")).order_by().values("entry")
+    return Subquery(lines.annotate(n=Count("*")).values("n"))
+
+
+class LedgerEntryViewSet(ReadOnly):
+    """The append-only ledger: each entry's lines balance to zero. An entry carries its
+    first 100 lines and `line_count`; all of its lines are at /ledger-lines/?entry=."""
+
+    queryset = LedgerEntry.objects.annotate(line_count=Coalesce(_line_count(), 0)).prefetch_related(
+        Prefetch("lines", queryset=_FIRST_LINES, to_attr="lines_first")
+    )
     serializer_class = LedgerEntrySerializer
     filterset_class = LedgerEntryFilter
     holder_path = "table__holder"
     ordering_fields = ["posted_at", "id"]
+
+
+class LedgerLineFilter(filters.FilterSet):
+    round = filters.ModelChoiceFilter(
+        field_name="entry__round", queryset=Round.objects.all(), help_text="The round's id."
+    )
+    table = TableRef()
+
+    class Meta:
+        model = LedgerLine
+        fields = ["entry", "round", "table", "account", "player", "wager", "kind"]
+
+
+class LedgerLineViewSet(ReadOnly):
+    """Ledger lines, in pages: an entry's (`?entry=`), a round's (`?round=`), a table's, a
+    player's, a wager's."""
+
+    queryset = LedgerLine.objects.all()
+    serializer_class = LedgerLineRowSerializer
+    filterset_class = LedgerLineFilter
+    holder_path = "table__holder"
+    ordering_fields = ["id", "amount"]

@@ -83,3 +83,21 @@ STAKES_REDUCED = frozenset({"craps"})
 
 # The Extra Roll purchase (§ 675a.2(e)(3)) buys a second throw; it is never returned.
 FEE_KINDS = frozenset({"extra_roll"})
+
+# The amounts a Pai Gow `bank` event may name (§ 621a.9).
+BANK_AMOUNTS = ("chips", "dealer_wager")
+
+
+def event_amounts(game: str, event: str, payload: object) -> list[tuple[str, object]]:
+    """Each amount a wagering event other than `wagers` carries, with where it sits (the
+    floor checks its form, games.rules.core.money.amount_given): a Craps bet reduced
+    (`remove`: `{"id", "reduce_to"}`, § 623a.4(d)), a Pai Gow bank's `chips` and
+    `dealer_wager` (§ 621a.9). Anything else in the payload is the engine's to check."""
+    found: list[tuple[str, object]] = []
+    if game == "craps" and event == "remove" and isinstance(payload, list):
+        for index, item in enumerate(payload):
+            if isinstance(item, dict) and "reduce_to" in item:
+                found.append((f"remove[{index}].reduce_to", item["reduce_to"]))
+    elif game == "pai_gow" and event == "bank" and isinstance(payload, dict):
+        found += [(f"bank.{name}", payload[name]) for name in BANK_AMOUNTS if name in payload]
+    return found

@@ -24,6 +24,8 @@ from devices import rules
 from devices.models import Device, DeviceEvent
 from devices.services import event_record
 from games.models import Round
+from games.rules.core import MalformedInput
+from games.rules.core.money import amount_given
 from gaming.rounds import (
     generator_number_post,
     no_more_bets,
@@ -89,6 +91,11 @@ def report_read(device: Device, body: Mapping[str, Any]) -> Report:
         raise ReportRefused(
             400, "malformed_body", 'extra_roll must be {"player": ..., "amount": "..."}'
         )
+    if field == "extra_roll":
+        try:  # the floor's one rule for amounts: a decimal string, never a JSON number
+            amount_given(value["amount"], "extra_roll.amount")
+        except MalformedInput as error:
+            raise ReportRefused(400, "malformed_body", f"{error.field} {error.message}") from None
     round_ = (
         Round.objects.filter(table=device.table, number=number, status__in=Round.IN_PROGRESS)
         .select_related("table")

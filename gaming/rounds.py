@@ -12,22 +12,24 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from casino import metrics
 from casino.actors import acting_person, is_device
 from casino.models import Table
-from casino.rules.text import shown_name
-from casino.services.errors import FloorRefused, permission_check
+from casino.rules.text import PLAYER_NAME_MAX_LENGTH, shown_name
+from casino.services.errors import FloorInvalid, FloorRefused, permission_check
 from casino.services.tables import table_options_in_force, table_suspend_by_rule
 from devices import gates as device_gates
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
+from games.rules.core import MalformedInput
+from games.rules.core.money import amount_given
 from games.services import ledger
 from games.services.outbox import requests_send
 from games.services.round_state import round_locked, round_now, state_checked
 from games.services.rounds import (
-    PLAYER_MAX_LENGTH,
     RUN,
     event_append,
     event_step,
@@ -76,6 +78,19 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
 # --- wagering -------------------------------------------------------------------------------
 
 
+def wagers_count_check(wagers: object, action: str) -> None:
+    """FloorInvalid unless `wagers` is a list of 1 to CASINO_MAX_WAGERS_PER_REQUEST items:
+    checked before anything is read or locked (the API calls it first, and so does
+    wagers_place)."""
+    if not isinstance(wagers, list) or not wagers:
+        raise FloorInvalid(action, {"wagers": ["must be a non-empty list"]})
+    most = settings.CASINO_MAX_WAGERS_PER_REQUEST
+    if len(wagers) > most:
+        raise FloorInvalid(
+            action, {"wagers": [f"holds {len(wagers)} wagers; at most {most} in one request"]}
+        )
+
+
 @state_checked
 def wagers_place(
     round_: Round,
@@ -85,15 +100,23 @@ def wagers_place(
     now: datetime,
     source: str = Source.DEALER,
 ) -> list[Wager]:
-    """Take these wagers, all or none: each numbered ROUND.N and checked by the engine."""
+    """Take these wagers, all or none: each numbered ROUND.N and checked by the engine; at
+    most CASINO_MAX_WAGERS_PER_REQUEST at once and CASINO_MAX_WAGERS_PER_ROUND a round."""
     permission_check(by, RUN, "place wagers")
     action = f"Wagers at {round_}"
+    wagers_count_check(wagers, action)
     source = _source(by, source)
     with transaction.atomic():
         round_ = round_locked(round_)
-        if not isinstance(wagers, Sequence) or isinstance(wagers, str) or not wagers:
-            raise FloorRefused(action, ["wagers must be a non-empty list"])
         taken = round_now(round_).wagers
+        most = settings.CASINO_MAX_WAGERS_PER_ROUND
+        if taken + len(wagers) > most:
+            held = f"{taken} wager" + ("" if taken == 1 else "s")
+            raise FloorRefused(
+                action,
+                [f"{round_} has {held} and a round takes at most {most}: "
+                 f"{len(wagers)} more would make {taken + len(wagers)}"],
+            )  # fmt: skip
         refusals = device_gates.extra_roll_refusals(round_, wagers, by, first=taken + 1)
         if refusals:
             raise FloorRefused(action, refusals)
@@ -139,9 +162,11 @@ def round_event(
             )
             raise FloorRefused(action, [f"{why}; the wagering events are: {allowed}"])
         wagering_check(round_, action)
+        _amounts_check(round_.game, event, payload, action)
         if isinstance(payload, Mapping) and isinstance(payload.get("player"), str):
             # A name in an event (Pai Gow's bank) is shown like a wager's.
-            player, refusals = shown_name(payload["player"], f"{event}.player", PLAYER_MAX_LENGTH)
+            where = f"{event}.player"
+            player, refusals = shown_name(payload["player"], where, PLAYER_NAME_MAX_LENGTH)
             if refusals:
                 raise FloorRefused(action, refusals)
             payload = {**payload, "player": player}
@@ -295,6 +320,19 @@ def round_void(
 
 
 # --- helpers --------------------------------------------------------------------------------
+
+
+def _amounts_check(game: str, event: str, payload: object, action: str) -> None:
+    """FloorInvalid naming each amount in the event that is no decimal string (the floor's
+    one rule for amounts, games.rules.core.money.amount_given)."""
+    wrong: dict[str, list[str]] = {}
+    for where, value in flow.event_amounts(game, event, payload):
+        try:
+            amount_given(value, where)
+        except MalformedInput as error:
+            wrong[error.field] = [error.message]
+    if wrong:
+        raise FloorInvalid(action, wrong)
 
 
 def _source(by: Any, source: str) -> str:

@@ -22,7 +22,12 @@ PACKAGES = ("casino", "games", "devices", "gaming", "workers")
 SKIPPED = (".migrations", ".tests")  # migrations import nothing of ours worth pickling
 
 # Constructor arguments for the classes whose signature does not say enough.
-EXAMPLES: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+EXAMPLES: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
+    "casino.services.errors.FloorInvalid": (
+        ("Wagers at SB-01 round 1", {"wagers[0].amount": ["must be a decimal string"]}),
+        {},
+    ),
+}
 
 
 def our_modules() -> list[types.ModuleType]:

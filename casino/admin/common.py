@@ -3,7 +3,7 @@ an intermediate action form, and the equipment state of a table in colour."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from functools import reduce
 from operator import or_
 from typing import Any
@@ -13,7 +13,12 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import HttpRequest
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponsePermanentRedirect,
+)
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -22,6 +27,7 @@ from django.utils.text import capfirst
 
 from casino.admin.forms import ACTION_PREFIX
 from casino.models import SetInPlay, Table
+from casino.rules.days import DayRefused, day_or
 from casino.rules.equipment import (
     COMPOSITIONS,
     DUE_SOON,
@@ -46,6 +52,21 @@ STATE_COLOURS = {
     OVERDUE: "#c62828",  # red
     MISSING: "#c62828",
 }
+
+
+def day_asked(request: HttpRequest, default: Callable[[], date]) -> date | HttpResponse:
+    """The day `?day=` names, as the API reads it (casino/rules/days.py), `default()`
+    without it; a 400 in the API's words for a day refused. A link of before, `?date=`, is
+    sent on to the same page with `?day=` (301)."""
+    if "date" in request.GET:
+        query = request.GET.copy()
+        moved = query.pop("date")[-1]
+        query.setdefault("day", moved)
+        return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
+    try:
+        return day_or(request.GET.get("day"), default)
+    except DayRefused as refused:
+        return HttpResponseBadRequest(str(refused), content_type="text/plain; charset=utf-8")
 
 
 def service_call(request: HttpRequest, what: str, call: Callable[[], Any]) -> Any:

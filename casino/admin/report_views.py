@@ -1,7 +1,8 @@
 """The daily compliance report of a table, in the admin and as CSV (issue 6, item 7).
 
-/admin/casino/table/<id>/report/?date=YYYY-MM-DD (default: today, local time);
-add &format=csv for the file. Needs casino.view_compliance_report.
+/admin/casino/table/<id>/report/?day=YYYY-MM-DD (default: today, local time), the API's
+`?day=` (2000-01-01 to 2999-12-31; a link of before, `?date=`, is sent on to it); add
+&format=csv for the file. Needs casino.view_compliance_report.
 """
 
 from datetime import date
@@ -9,27 +10,16 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from casino.admin.common import day_asked
 from casino.models import Table
 from casino.reports import local_iso, report_csv, table_day_report
 
 REPORT_PERMISSION = "casino.view_compliance_report"
-
-
-def _day(request: HttpRequest) -> date | None:
-    raw = request.GET.get("date", "").strip()
-    if not raw:
-        return timezone.localdate()
-    try:
-        day = date.fromisoformat(raw)
-    except ValueError:
-        return None
-    # A report covers the floor's own time; the ends of the calendar have no neighbours.
-    return day if 2000 <= day.year <= 2999 else None
 
 
 def table_report_view(
@@ -41,9 +31,9 @@ def table_report_view(
     table = model_admin.get_object(request, object_id)
     if table is None:
         raise Http404(f"no table with id {object_id!r}")
-    day = _day(request)
-    if day is None:
-        return HttpResponseBadRequest("date must be YYYY-MM-DD, in the years 2000 to 2999")
+    day = day_asked(request, timezone.localdate)
+    if isinstance(day, HttpResponse):
+        return day
     report = table_day_report(table, day)
     if request.GET.get("format") == "csv":
         response = HttpResponse(report_csv(report), content_type="text/csv; charset=utf-8")

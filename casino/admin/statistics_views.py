@@ -1,13 +1,16 @@
 """Hold against theory and dice fairness in the admin (issue 23): pages and pictures.
 
-- /admin/casino/table/<id>/hold/?date=YYYY-MM-DD: a table's gaming day (default: the
+- /admin/casino/table/<id>/hold/?day=YYYY-MM-DD: a table's gaming day (default: the
   current one), its shifts and Rules Submission versions, and the chart of actual against
   theoretical win with its band; &format=svg for the chart alone.
 - /admin/casino/equipmentset/<id>/fairness/: a dice set's face counts, chi-square,
   p-value and alert, and its histogram; ?format=svg for the histogram alone.
-- /admin/casino/table/statistics/?date=YYYY-MM-DD: the floor: every table with play that
+- /admin/casino/table/statistics/?day=YYYY-MM-DD: the floor: every table with play that
   day (hold, z, alert) and every dice set in play (p-value, alert), each linked to its
   chart; &format=csv for both as one file.
+
+`?day=` is the API's (2000-01-01 to 2999-12-31, refused in its words); a link of before,
+`?date=`, is sent on to `?day=` (casino.admin.common.day_asked).
 
 Each needs casino.view_compliance_report: operations, compliance and the regulator have it
 (the regulator reads, and nothing here changes anything). The figures are the services':
@@ -30,6 +33,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 
+from casino.admin.common import day_asked
 from casino.admin.report_views import REPORT_PERMISSION
 from casino.charts import face_histogram_svg, p_text, win_chart_svg
 from casino.models import Table
@@ -51,21 +55,6 @@ SVG = "image/svg+xml; charset=utf-8"
 def _allowed(request: HttpRequest) -> None:
     if not request.user.has_perm(REPORT_PERMISSION):
         raise PermissionDenied(f"the statistics need {REPORT_PERMISSION}")
-
-
-def _day(request: HttpRequest) -> date | None:
-    """?date=, default the current gaming day; None when it is no date we keep."""
-    raw = request.GET.get("date", "").strip()
-    if not raw:
-        return current_gaming_day()
-    try:
-        day = date.fromisoformat(raw)
-    except ValueError:
-        return None
-    return day if 2000 <= day.year <= 2999 else None
-
-
-BAD_DAY = "date must be YYYY-MM-DD, in the years 2000 to 2999"
 
 
 def hold_chart(table: Table, day: date, threshold: Decimal) -> str:
@@ -118,9 +107,9 @@ def table_hold_view(
     table = model_admin.get_object(request, object_id)
     if table is None:
         raise Http404(f"no table with id {object_id!r}")
-    day = _day(request)
-    if day is None:
-        return HttpResponseBadRequest(BAD_DAY)
+    day = day_asked(request, current_gaming_day)
+    if isinstance(day, HttpResponse):
+        return day
     hold = table_hold(table, day)
     chart = hold_chart(table, day, hold.threshold)
     if request.GET.get("format") == "svg":
@@ -138,7 +127,7 @@ def table_hold_view(
         "shifts": table_hold_by_shift(table, day),
         "submissions": table_hold_by_submission(table, day),
         "chart": mark_safe(chart),  # casino.charts escapes every text
-        "api_url": f"/api/v1/tables/{table.pk}/hold/?date={day.isoformat()}",
+        "api_url": f"/api/v1/tables/{table.pk}/hold/?day={day.isoformat()}",
     }
     return TemplateResponse(request, "admin/casino/statistics/hold.html", context)
 
@@ -183,9 +172,9 @@ def _group_row(group: Any) -> dict[str, Any]:
 def floor_statistics_view(model_admin: admin.ModelAdmin, request: HttpRequest) -> HttpResponse:
     """Every table's hold for a gaming day and every dice set in play's fairness; CSV too."""
     _allowed(request)
-    day = _day(request)
-    if day is None:
-        return HttpResponseBadRequest(BAD_DAY)
+    day = day_asked(request, current_gaming_day)
+    if isinstance(day, HttpResponse):
+        return day
     holds = floor_hold(day)
     sets = floor_fairness()
     if request.GET.get("format") == "csv":
@@ -196,7 +185,7 @@ def floor_statistics_view(model_admin: admin.ModelAdmin, request: HttpRequest) -
         {
             "hold": hold,
             "url": reverse("admin:casino_table_hold", args=[hold.table_id])
-            + f"?date={day.isoformat()}",
+            + f"?day={day.isoformat()}",
         }
         for hold in holds
     ]

@@ -17,7 +17,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from casino.services.errors import FloorRefused
+from casino.services.errors import FloorInvalid, FloorRefused
 from games.rules.core import MalformedInput
 
 # Every `code` an answer under /api/ may carry, with its status: the schema's enum
@@ -100,6 +100,8 @@ def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def _body_of(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+    if isinstance(exc, FloorInvalid):
+        return 400, error_body(400, "invalid", str(exc), exc.reasons, exc.fields)
     if isinstance(exc, FloorRefused):
         return 422, error_body(422, "refused", str(exc), exc.reasons)
     if isinstance(exc, MalformedInput):

@@ -2,8 +2,6 @@
 close, changeouts), Rules Submissions and layouts (compliance decides), equipment, the
 compliance report, PAR sheets, and the audit trails."""
 
-from datetime import date
-
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -266,7 +264,7 @@ class TableViewSet(ReadOnly):
         if not request.user.has_perm("casino.view_compliance_report"):
             raise ApiError(403, "permission_denied", "needs casino.view_compliance_report")
         table = self.get_object()
-        day = _day(request.query_params.get("day"))
+        day = hold_api.day_of(request, timezone.localdate)
         report = table_day_report(table, day, now=_now())
         return Response({"table": table.number, "day": day, "rows": report_rows(report)})
 
@@ -291,15 +289,6 @@ class TableViewSet(ReadOnly):
         response = super().handle_exception(exc)
         hold_api.errors_as_json(self.request)
         return response
-
-
-def _day(text: str | None) -> date:
-    if text is None:
-        return timezone.localdate()
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-22") from None
 
 
 def _equipment_set(request: Request, pk: int) -> EquipmentSet:

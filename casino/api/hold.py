@@ -4,6 +4,7 @@ renderer negotiation). docs/statistics.md says what each figure means."""
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import date
 from typing import Any
@@ -19,6 +20,7 @@ from rest_framework.views import APIView
 from casino.api.errors import ApiError
 from casino.api.permissions import scoped
 from casino.models import Table
+from casino.rules.days import DayRefused, day_or
 from games.services.hold import (
     SHIFTS,
     current_gaming_day,
@@ -168,22 +170,17 @@ class CsvErrors:
         return response
 
 
-# Days the floor can have played: a zone's old local mean time (New York's -04:56:02 before
-# 1883) is no offset an ISO 8601 date-time can write, and 9999-12-31 has no next day.
-FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
+def day_of(request: Request, default: Callable[[], date]) -> date:
+    """The day `?day=` names (casino/rules/days.py: the admin's rule too), `default()`
+    without it; a 400 `invalid` naming it otherwise."""
+    try:
+        return day_or(request.query_params.get("day"), default)
+    except DayRefused as refused:
+        raise ApiError(400, "invalid", str(refused)) from None
 
 
 def _day(request: Request) -> date:
-    text = request.query_params.get("day")
-    if text is None:
-        return current_gaming_day()
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-24") from None
-    if not FIRST_DAY <= day <= LAST_DAY:
-        raise ApiError(400, "invalid", f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
-    return day
+    return day_of(request, current_gaming_day)
 
 
 def _shift(request: Request) -> int | None:

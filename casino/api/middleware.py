@@ -2,6 +2,11 @@
 limit, an outage of the database or the broker, and Django's own error pages under /api/
 and /devices/.
 
+Only an unreachable service is an outage (503, "send again"): a connection refused, lost
+or closed by the server, or SQLite's file that will not open or stays locked. Any other
+database error (SQLite's "Expression tree is too large", a statement timeout, a full
+disk) is the server's failure: a 500 in the one body, its traceback logged by Django.
+
 First in MIDDLEWARE, so it sees every response on its way out. An outage is noted when
 Django turns an uncaught exception into a 500 (the got_request_exception signal, in
 development and production alike, wherever the exception was raised: a view, the session
@@ -12,9 +17,11 @@ is back.
 """
 
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable
 
+import psycopg
 import redis.exceptions
 from django.conf import settings
 from django.core.signals import got_request_exception
@@ -27,10 +34,16 @@ from casino.api.errors import django_error, error_body, speaks_api
 
 log = logging.getLogger(__name__)
 
-# What an unreachable database (psycopg: refused, terminated, timed out), Redis (the cache,
-# the broker) or Celery's broker raise: a wait and a retry mend them, a code change would not.
-DATABASE_DOWN = (OperationalError, InterfaceError)
+# What an unreachable Redis (the cache, the broker) or Celery's broker raise: a wait and a
+# retry mend them, a code change would not.
 BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, BrokerError)
+# PostgreSQL's SQLSTATEs for a connection it ended or would not take: class 08 (connection
+# exception), administrator or crash shutdown, starting up, too many connections. libpq's
+# own failures (refused, timed out, lost: "the connection is closed") carry no SQLSTATE.
+CONNECTION_ENDED = frozenset({"57P01", "57P02", "57P03", "53300"})
+# SQLite's: the file cannot be opened (its volume gone), or stayed locked past the busy
+# timeout (settings: 20 s): another process holds it; a retry mends either.
+SQLITE_UNAVAILABLE = ("unable to open database file", "database is locked")
 # Paths whose outage answer is JSON: the API, the devices, the probes and the floor's data.
 JSON_PREFIXES = ("/api/", "/devices/", "/health/", "/ready/", "/floor/data.json")
 _OUTAGE = "_casino_outage"
@@ -40,9 +53,26 @@ _OUTAGE = "_casino_outage"
 DRAIN_BYTES = 16 * 1024 * 1024
 
 
+def database_unreachable(error: BaseException) -> bool:
+    """True when the database error says the database cannot be reached (not a failed
+    statement): Django's InterfaceError (its connection is closed), or an OperationalError
+    whose driver error is a connection refused, lost or ended (see CONNECTION_ENDED)."""
+    if isinstance(error, InterfaceError):
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__  # the driver's own error: Django raises from it
+    if isinstance(cause, psycopg.OperationalError):
+        state = cause.sqlstate
+        return state is None or state.startswith("08") or state in CONNECTION_ENDED
+    if isinstance(cause, sqlite3.OperationalError):
+        return str(cause).startswith(SQLITE_UNAVAILABLE)
+    return False
+
+
 def outage_of(error: BaseException | None) -> str | None:
     """ "database" or "broker" when `error` says that service is unreachable, else None."""
-    if isinstance(error, DATABASE_DOWN):
+    if error is not None and database_unreachable(error):
         return "database"
     if isinstance(error, BROKER_DOWN):
         return "broker"

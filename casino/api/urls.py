@@ -12,7 +12,13 @@ from rest_framework.routers import APIRootView, DefaultRouter
 from casino.api import floor, hold, overview
 from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
-from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
+from games.apis import (
+    LedgerEntryViewSet,
+    LedgerLineViewSet,
+    ResolutionViewSet,
+    RoundViewSet,
+    WagerViewSet,
+)
 
 
 class ApiRoot(APIRootView):
@@ -47,6 +53,7 @@ router.register("rounds", RoundViewSet, basename="round")
 router.register("wagers", WagerViewSet, basename="wager")
 router.register("resolutions", ResolutionViewSet, basename="resolution")
 router.register("ledger-entries", LedgerEntryViewSet, basename="ledger-entry")
+router.register("ledger-lines", LedgerLineViewSet, basename="ledger-line")
 router.register("devices", DeviceViewSet, basename="device")
 router.register("device-events", DeviceEventViewSet, basename="device-event")
 router.register("audit-entries", floor.AuditEntryViewSet, basename="audit-entry")

@@ -29,6 +29,9 @@ _UNNAMED = {
 }
 # At most this many code points are named in one refusal's reasons.
 NAMED_AT_MOST = 5
+# A player's name, as kept (NFC): the one limit, for the wagers' and the ledger lines'
+# columns (games/models), the API's schema and every check of a name.
+PLAYER_NAME_MAX_LENGTH = 64
 
 
 def code_point_label(char: str) -> str:
@@ -49,13 +52,25 @@ def hidden_code_points(value: str) -> list[str]:
     return found
 
 
+def length_refusal(value: str, max_length: int) -> str | None:
+    """Why `value`, as kept (NFC), does not fit its field ("is 200 characters; at most
+    64"), or None. NFC may shorten a name (a letter and its accent made one) or lengthen
+    it (U+0958 is kept as two code points): the kept length is the one stored."""
+    if not value:
+        return "must not be empty"
+    length = len(value)
+    if length <= 4 * max_length:  # past that no name fits, even decomposed: not normalized
+        length = len(unicodedata.normalize("NFC", value))
+    return f"is {length} characters; at most {max_length}" if length > max_length else None
+
+
 def shown_name(value: str, where: str, max_length: int) -> tuple[str, list[str]]:
     """The name as kept (NFC) and the reasons it is refused (none: accepted).
 
     `where` names the field in each reason, e.g. "wagers[0].player".
     """
     if len(value) > 4 * max_length:  # far past any name, even decomposed: no scan of it
-        return value, [f"{where} must be 1 to {max_length} characters"]
+        return value, [f"{where} {length_refusal(value, max_length)}"]
     hidden = hidden_code_points(value)
     reasons = [f"{where} contains {code_point_label(c)}" for c in hidden[:NAMED_AT_MOST]]
     if len(hidden) > NAMED_AT_MOST:
@@ -71,6 +86,5 @@ def shown_name(value: str, where: str, max_length: int) -> tuple[str, list[str]]
     if reasons:
         return value, reasons
     kept = unicodedata.normalize("NFC", value)
-    if not kept or len(kept) > max_length:
-        return kept, [f"{where} must be 1 to {max_length} characters"]
-    return kept, []
+    too_long = length_refusal(kept, max_length)
+    return kept, [f"{where} {too_long}"] if too_long else []

@@ -1,7 +1,7 @@
 """The refusal every floor service raises: each reason names what is missing and its section."""
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
@@ -24,6 +24,20 @@ class FloorRefused(Exception):
         # Raised in a worker, it crosses a process boundary: pickle the arguments, not
         # the message (Exception's default would call __init__ with the message alone).
         return (type(self), (self.action, self.reasons))
+
+
+class FloorInvalid(FloorRefused):
+    """A value given is not of the documented form (a type, a length, too many items):
+    `fields` maps each field to what is wrong with it ("wagers[0].amount": [...]); the API
+    answers it 400 `invalid`. Nothing changed."""
+
+    def __init__(self, action: str, fields: Mapping[str, Sequence[str]]) -> None:
+        self.fields = {name: list(texts) for name, texts in fields.items()}
+        reasons = [f"{name} {text}" for name, texts in self.fields.items() for text in texts]
+        super().__init__(action, reasons)
+
+    def __reduce__(self) -> tuple[type["FloorInvalid"], tuple[str, dict[str, list[str]]]]:  # type: ignore[override]
+        return (type(self), (self.action, self.fields))
 
 
 def permission_check(user: object, permission: str, action: str) -> None:

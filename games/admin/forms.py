@@ -13,6 +13,8 @@ from django.core.exceptions import ValidationError
 from casino.models import Table
 from games import flow
 from games.models import Round
+from games.rules.core import MalformedInput
+from games.rules.core.money import amount_given
 
 WAGERS_HINT = {
     "craps": '[{"player": "p1", "kind": "pass", "amount": "10"}]; odds take "on": "3.1"',
@@ -111,9 +113,19 @@ class AdjustmentForm(RoundForm):
     )
 
     def clean_lines(self) -> list:
+        """The lines, each amount a decimal string (the floor's one rule for amounts)."""
         lines = self.cleaned_data["lines"]
         if not isinstance(lines, list):
             raise ValidationError("a JSON list of [account, player, amount]")
+        wrong = []
+        for index, line in enumerate(lines):
+            if isinstance(line, list) and len(line) == 3:
+                try:
+                    line[2] = amount_given(line[2], f"lines[{index}].amount")
+                except MalformedInput as error:
+                    wrong.append(f"{error.field} {error.message}")
+        if wrong:
+            raise ValidationError(wrong)
         return lines
 
 

@@ -15,7 +15,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,7 +31,7 @@ from django.utils.safestring import SafeString
 
 from casino.admin.common import code_label, device_wait_html, labelled_filter, service_call
 from games import flow
-from games.admin.common import ReadOnlyAdmin, ReadOnlyInline
+from games.admin.common import PagedInline, ReadOnlyAdmin
 from games.admin.forms import (
     AdjustmentForm,
     EventForm,
@@ -61,6 +62,9 @@ DEALER = RoundEvent.Source.DEALER
 GAME_NAME = code_label(game_choices())  # high_roll_dice -> High Roll Dice
 OPEN = (Round.Status.OPEN,)
 BEFORE_RESULT = (Round.Status.OPEN, Round.Status.CLOSED)
+# Characters of an event's payload shown on the round's page (a request of 2,000 wagers
+# is some 130,000).
+PAYLOAD_SHOWN = 2000
 
 
 @dataclass(frozen=True)
@@ -137,17 +141,30 @@ ROUND_ACTIONS: dict[str, RoundAction] = {
 # -- The round's rows, read-only ---------------------------------------------------------
 
 
-class RoundEventInline(ReadOnlyInline):
+class RoundEventInline(PagedInline):
     model = RoundEvent
-    fields = ("seq", "event", "payload", "source", "entered_by", "at", "cite")
+    fields = ("seq", "event", "payload_shown", "source", "entered_by", "at", "cite")
+    per_page = 50
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("entered_by")
+
+    @admin.display(description="payload")
+    def payload_shown(self, event: RoundEvent) -> str:
+        """The payload as JSON; a long one (a request of many wagers) cut at PAYLOAD_SHOWN
+        characters, saying how long it is (the API's round has it whole)."""
+        text = json.dumps(event.payload)
+        if len(text) <= PAYLOAD_SHOWN:
+            return text
+        return f"{text[:PAYLOAD_SHOWN]}... ({len(text):,} characters in all)"
 
 
-class WagerInline(ReadOnlyInline):
+class WagerInline(PagedInline):
     model = Wager
     fields = ("ref", "player", "kind", "amount", "extra")
 
 
-class ResolutionInline(ReadOnlyInline):
+class ResolutionInline(PagedInline):
     model = Resolution
     fields = (
         "wager_ref",
@@ -169,13 +186,14 @@ class ResolutionInline(ReadOnlyInline):
         return resolution.wager.ref
 
 
-class LedgerEntryInline(ReadOnlyInline):
+class LedgerEntryInline(PagedInline):
     model = LedgerEntry
     fields = ("kind", "posted_at", "posted_by", "memo", "lines")
     show_change_link = True
+    per_page = 20  # each with its first LINES_SHOWN lines
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).prefetch_related("lines__wager")
+        return super().get_queryset(request).select_related("posted_by")
 
     @admin.display(description="lines")
     def lines(self, entry: LedgerEntry) -> SafeString:
@@ -219,7 +237,10 @@ class RoundAdmin(ReadOnlyAdmin):
     inlines = [RoundEventInline, WagerInline, ResolutionInline, LedgerEntryInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).annotate(wager_count=Count("wagers"))
+        # Counted for each round of the page (not the floor's every wager joined, grouped).
+        wagers = Wager.objects.filter(round=OuterRef("pk")).order_by().values("round")
+        count = Subquery(wagers.annotate(n=Count("*")).values("n"))
+        return super().get_queryset(request).annotate(wager_count=Coalesce(count, 0))
 
     def get_urls(self) -> list[URLPattern]:
         own = [

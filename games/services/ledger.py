@@ -15,12 +15,11 @@ from typing import Any, NamedTuple
 from django.db import connection, models, transaction
 
 from casino.audit import audit_created
-from casino.rules.text import shown_name
+from casino.rules.text import PLAYER_NAME_MAX_LENGTH, shown_name
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.models import LedgerEntry, LedgerLine, Round, RoundEvent, Wager
 
 Account = LedgerLine.Account
-PLAYER_LENGTH = LedgerLine._meta.get_field("player").max_length
 Kind = LedgerLine.Kind
 ZERO = Decimal("0.00")
 ADJUST = "games.adjust_ledger"
@@ -337,7 +336,8 @@ def adjustment_post(
             reasons.append(f"lines[{index}]: a player line, and only a player line, names one")
         elif player:
             # The same names as the wagers': nothing hidden (casino/rules/text.py).
-            player, refused = shown_name(str(player), f"lines[{index}].player", PLAYER_LENGTH)
+            where = f"lines[{index}].player"
+            player, refused = shown_name(str(player), where, PLAYER_NAME_MAX_LENGTH)
             reasons += refused
         if not amount.is_finite() or amount == 0 or amount != amount.quantize(Decimal("0.01")):
             reasons.append(f"lines[{index}]: {amount} is not a non-zero amount in cents")

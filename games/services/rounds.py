@@ -12,12 +12,12 @@ from typing import Any
 
 from casino.actors import acting_person, is_device
 from casino.models import Table
-from casino.rules.text import shown_name
-from casino.services.errors import FloorRefused
+from casino.rules.text import PLAYER_NAME_MAX_LENGTH, length_refusal, shown_name
+from casino.services.errors import FloorInvalid, FloorRefused
 from games import flow
 from games.models import Round, RoundEvent, Wager
 from games.rules.core import MalformedInput, Rejection
-from games.rules.core.money import parse_amount
+from games.rules.core.money import amount_given
 from games.rules.registry import engine_get
 from games.services.round_state import (
     behind_check,
@@ -30,7 +30,8 @@ from games.services.round_state import (
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
 WAGER_FIELDS = frozenset({"player", "kind", "amount", "on", "seat", "position"})
-PLAYER_MAX_LENGTH = Wager._meta.get_field("player").max_length  # as LedgerLine.player
+# The longest each name may be, as kept: the columns' (casino/rules/text.py has the name's).
+NAME_LENGTHS = {"player": PLAYER_NAME_MAX_LENGTH, "kind": Wager._meta.get_field("kind").max_length}
 Source = RoundEvent.Source
 
 
@@ -58,26 +59,31 @@ def close_refusals(table: Table) -> list[str]:
 
 
 def wager_row(round_: Round, wager: object, ref: str, index: int, now: datetime) -> Wager:
-    """A wager as a row (not saved), its fields checked; FloorRefused naming the bad one."""
+    """A wager as a row (not saved), its fields checked: FloorInvalid naming a field not of
+    the documented form, FloorRefused for a name that hides a code point."""
     where = f"wagers[{index}]"
     action = f"Wagers at {round_}"
     if not isinstance(wager, Mapping):
-        raise FloorRefused(action, [f"{where} must be an object"])
+        raise FloorInvalid(action, {where: ["must be an object"]})
     unknown = sorted(set(wager) - WAGER_FIELDS)
     if unknown:
-        raise FloorRefused(action, [f"{where}.{unknown[0]} is not a wager field"])
-    for name in ("player", "kind"):
-        value = wager.get(name)
-        if not isinstance(value, str) or not value or len(value) > PLAYER_MAX_LENGTH:
-            raise FloorRefused(action, [f"{where}.{name} must be a non-empty string"])
+        raise FloorInvalid(action, {f"{where}.{unknown[0]}": ["is not a wager field"]})
+    missing = [name for name in ("player", "kind", "amount") if name not in wager]
+    if missing:
+        raise FloorInvalid(action, {f"{where}.{name}": ["is required"] for name in missing})
+    for name, longest in NAME_LENGTHS.items():
+        value = wager[name]
+        wrong = length_refusal(value, longest) if isinstance(value, str) else "must be a string"
+        if wrong:
+            raise FloorInvalid(action, {f"{where}.{name}": [wrong]})
     # Shown on every page and report: no hidden code points (casino/rules/text.py).
-    player, refusals = shown_name(str(wager["player"]), f"{where}.player", PLAYER_MAX_LENGTH)
+    player, refusals = shown_name(wager["player"], f"{where}.player", PLAYER_NAME_MAX_LENGTH)
     if refusals:
         raise FloorRefused(action, refusals)
     try:
-        amount = parse_amount(wager.get("amount"), f"{where}.amount")
+        amount = amount_given(wager["amount"], f"{where}.amount")
     except MalformedInput as error:
-        raise FloorRefused(action, [str(error)]) from None
+        raise FloorInvalid(action, {error.field: [error.message]}) from None
     extra = {k: v for k, v in wager.items() if k not in ("player", "kind", "amount")}
     return Wager(
         round=round_,

@@ -331,26 +331,38 @@ def _floats(value) -> list[float]:
 
 
 @pytest.mark.parametrize(
-    ("amount", "reason"),
+    ("amount", "why"),
     [
-        ("1e400", "wagers[0].amount: '1e400' is not a decimal amount such as \"12.50\""),
+        ("1e400", "is '1e400', not a decimal string such as \"10.00\""),
         (
             "99999999999999999999",
-            "wagers[0].amount: '99999999999999999999' is too large for an amount in dollars",
+            "has 20 digits before the point ('99999999999999999999'); at most 12",
         ),
-        ("NaN", "wagers[0].amount: 'NaN' is not a decimal amount such as \"12.50\""),
-        (10.5, 'wagers[0].amount: an amount must be a decimal string such as "12.50"'),
-        ("-5", "2.2: A wager must be more than $0.00 (58 Pa. Code § 625a.4(a))"),
+        ("NaN", "is 'NaN', not a decimal string such as \"10.00\""),
+        (10.5, 'must be a decimal string such as "10.00", not a JSON number'),
+        (10, 'must be a decimal string such as "10.00", not a JSON number'),
     ],
-    ids=["1e400", "20 nines", "NaN", "a float", "negative"],
+    ids=["1e400", "20 nines", "NaN", "a float", "an integer"],
 )
-def test_an_amount_out_of_range_is_refused_never_a_500(api_floor, ops, amount, reason):
+def test_an_amount_not_of_the_one_form_is_a_400_naming_it_never_a_500(api_floor, ops, amount, why):
+    """Issue 33: a JSON integer amount was taken and 10.5 refused with empty `fields`; now
+    one rule (docs/api.md, "Amounts"), the field named in `fields`."""
     f = api_floor
     before = Wager.objects.count()
     body = {"wagers": [{"player": "cy", "kind": "small", "amount": amount}]}
     response = post(ops, f"{API}/rounds/{f.a.round2.pk}/wagers/", body, key=new_key())
-    assert error_of(response, 422, "refused")["reasons"] == [reason]
+    refused = error_of(response, 400, "invalid")
+    assert refused["fields"] == {"wagers[0].amount": [why]}
+    assert refused["reasons"] == [f"wagers[0].amount {why}"]
     assert Wager.objects.count() == before
+
+
+def test_a_negative_amount_is_well_formed_and_refused_by_the_rules(api_floor, ops):
+    body = {"wagers": [{"player": "cy", "kind": "small", "amount": "-5"}]}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
+    assert error_of(response, 422, "refused")["reasons"] == [
+        "2.2: A wager must be more than $0.00 (58 Pa. Code § 625a.4(a))"
+    ]
 
 
 # --- numbers too large, bodies that are not JSON objects --------------------------------------
@@ -518,7 +530,12 @@ def test_the_compliance_report_of_a_table_for_a_day(api_floor, ops):
         400,
         "invalid",
     )
-    assert bad["detail"].startswith("day 'someday' is not a date such as ")
+    assert bad["detail"] == "day 'someday' is not a date such as 2026-11-24"
+    # The hold's range and words, as the admin's (casino/rules/days.py).
+    before = ops.get(f"{API}/tables/{f.a.play.pk}/compliance-report/", {"day": "1999-12-31"})
+    assert error_of(before, 400, "invalid")["detail"] == (
+        "day '1999-12-31' is not between 2000-01-01 and 2999-12-31"
+    )
 
 
 # --- PAR, the floor, heartbeats ---------------------------------------------------------------

@@ -4,23 +4,29 @@ production alike, and the process answers again once the database is back), Djan
 400, 404 and 500 under /api/ and /devices/ the one body, and a changeout answers the rows
 it recorded.
 
-The outage is simulated in the process: the connection's cursor raises what psycopg raises
-when PostgreSQL is down (tests/workers/test_db_outage_integration.py takes a real one down).
+The outage is simulated in the process: the connection's cursor raises what Django raises
+from psycopg's error when PostgreSQL is down (tests/workers/test_db_outage_integration.py
+takes a real one down). Any other database error is no outage: a 500 (issue 33, part 5).
 """
 
 import json
+import logging
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest import mock
 
+import psycopg
 import pytest
 import redis
 from django.db import InterfaceError, OperationalError, connection
 from django.test import Client, override_settings
 
 from casino.api.floor import TableViewSet
+from casino.api.middleware import database_unreachable
 from casino.models import ApiWrite, AuditEntry, SetInPlay
 from tests.api.conftest import API, device_request, error_of, new_key, post, session
+from tests.database_errors import REFUSED, as_django_raises
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +47,7 @@ def token_client(key: str) -> Client:
 @contextmanager
 def database_down(error: type[Exception] = OperationalError) -> Iterator[None]:
     """Every query fails as it does with PostgreSQL stopped."""
-    down = error("connection to server at 127.0.0.1, port 5432 failed: Connection refused")
+    down = as_django_raises(error, psycopg.OperationalError(REFUSED))
     with mock.patch.object(connection, "cursor", side_effect=down):
         yield
 
@@ -171,6 +177,79 @@ def test_redis_down_under_a_request_is_a_json_503(api_floor, ops, debug):
         response = ops.get(f"{API}/tables/")
     body = error_of(response, 503, "broker_unavailable")
     assert body["detail"] == "the broker is unreachable; try again in 5 seconds"
+    assert response["Retry-After"] == "5"
+
+
+# --- a database error that is no outage --------------------------------------------------
+
+TOO_DEEP = "Expression tree is too large (maximum depth 1000)"
+
+
+@pytest.mark.parametrize(
+    ("cause", "unreachable"),
+    [
+        (psycopg.OperationalError(REFUSED), True),
+        (psycopg.OperationalError("the connection is closed"), True),
+        (psycopg.errors.AdminShutdown("terminating connection due to administrator command"), True),
+        (psycopg.errors.CannotConnectNow("the database system is starting up"), True),
+        (psycopg.errors.ConnectionFailure("connection failure"), True),
+        (psycopg.errors.TooManyConnections("sorry, too many clients already"), True),
+        (psycopg.errors.QueryCanceled("canceling statement due to statement timeout"), False),
+        (psycopg.errors.LockNotAvailable("could not obtain lock on row"), False),
+        (psycopg.errors.DiskFull("could not extend file"), False),
+        (sqlite3.OperationalError("unable to open database file"), True),
+        (sqlite3.OperationalError("database is locked"), True),
+        (sqlite3.OperationalError(TOO_DEEP), False),
+        (sqlite3.OperationalError("disk I/O error"), False),
+        (sqlite3.OperationalError("database or disk is full"), False),
+    ],
+    ids=lambda value: value if isinstance(value, bool) else f"{type(value).__name__}: {value}",
+)
+def test_only_a_connection_refused_lost_or_ended_is_the_database_unreachable(cause, unreachable):
+    assert database_unreachable(as_django_raises(OperationalError, cause)) is unreachable
+
+
+def test_an_operational_error_with_no_driver_error_is_no_outage():
+    assert not database_unreachable(OperationalError("raised by our own code"))
+    assert database_unreachable(InterfaceError("connection already closed"))
+
+
+@contextmanager
+def statement_fails(message: str = TOO_DEEP) -> Iterator[None]:
+    """Every query fails as SQLite fails one statement (the database itself answers)."""
+    failed = as_django_raises(OperationalError, sqlite3.OperationalError(message))
+    with mock.patch.object(connection, "cursor", side_effect=failed):
+        yield
+
+
+@DEBUG_AND_NOT
+def test_a_statement_the_database_refuses_is_the_one_500_logged_with_its_traceback(
+    api_floor, debug, caplog
+):
+    client = token_client(api_floor.a.key)
+    with override_settings(DEBUG=debug), statement_fails(), caplog.at_level(logging.ERROR):
+        response = client.get(f"{API}/tables/")
+    body = error_of(response, 500, "server_error")
+    assert "Retry-After" not in response
+    assert "unreachable" not in body["detail"] and TOO_DEEP not in body["detail"]
+    logged = [r for r in caplog.records if r.exc_info and r.exc_info[0] is OperationalError]
+    assert logged and str(logged[0].exc_info[1]) == TOO_DEEP
+    assert not [r for r in caplog.records if "answered 503" in r.getMessage()]
+
+
+def test_a_statement_the_database_refuses_is_no_503_on_a_page_either(api_floor, ops):
+    with statement_fails("disk I/O error"):
+        page = ops.get("/floor/")
+    assert page.status_code == 500
+    assert b"unreachable" not in page.content
+
+
+@pytest.mark.parametrize("message", ["database is locked", "unable to open database file"])
+def test_sqlite_locked_or_gone_is_the_outage_503(api_floor, message):
+    client = token_client(api_floor.a.key)
+    with statement_fails(message):
+        response = client.get(f"{API}/tables/")
+    error_of(response, 503, "database_unavailable")
     assert response["Retry-After"] == "5"
 
 

@@ -97,7 +97,9 @@ def test_a_write_without_a_body_needs_no_content_type(api_floor, ops):
 # --- ?table= takes a number --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["rounds/", "wagers/", "resolutions/", "ledger-entries/"])
+@pytest.mark.parametrize(
+    "path", ["rounds/", "wagers/", "resolutions/", "ledger-entries/", "ledger-lines/"]
+)
 def test_a_token_s_filter_by_number_is_its_filter_by_id(api_floor, path):
     f = api_floor
     token = bearer(f.a.key)
@@ -162,7 +164,7 @@ def test_the_api_root_lists_the_api_to_anyone(api_floor, caller):
     assert listed["floor"] == "http://testserver/api/v1/floor/"
     assert listed["schema"] == "http://testserver/api/v1/schema/"
     assert listed["docs"] == "http://testserver/api/v1/docs/"
-    assert len(listed) == 17  # the router's 14 resources, the floor, the schema, the docs
+    assert len(listed) == 18  # the router's 15 resources, the floor, the schema, the docs
 
 
 def test_the_404_body_sends_people_to_a_root_that_answers(api_floor):

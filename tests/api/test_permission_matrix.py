@@ -41,7 +41,7 @@ from django.test import Client
 
 from casino.models import ApiWrite, AuditEntry, SetInPlay, Table
 from devices.models import Device, DeviceEvent
-from games.models import LedgerEntry, Resolution, Round, Wager
+from games.models import LedgerEntry, LedgerLine, Resolution, Round, Wager
 from tests.api.conftest import (
     API,
     ApiFloor,
@@ -167,6 +167,8 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("POST", f"{V}/layouts/{{id}}/reject/"): DECIDE,
     ("GET", f"{V}/ledger-entries/"): LIST,
     ("GET", f"{V}/ledger-entries/{{id}}/"): ONE,
+    ("GET", f"{V}/ledger-lines/"): LIST,
+    ("GET", f"{V}/ledger-lines/{{id}}/"): ONE,
     ("GET", f"{V}/par/{{game}}/"): LIST,  # a game's sheet: no holder's record
     ("GET", f"{V}/resolutions/"): LIST,
     ("GET", f"{V}/resolutions/{{id}}/"): ONE,
@@ -277,6 +279,7 @@ class Targets:
     wager: Wager
     resolution: Resolution
     ledger_entry: LedgerEntry
+    ledger_line: LedgerLine
     submission: Any
     pending_submission: Any
     layout: Any
@@ -304,6 +307,7 @@ def targets(f: ApiFloor, on_b: bool) -> Targets:
         wager=wager,
         resolution=Resolution.objects.get(wager=wager),
         ledger_entry=LedgerEntry.objects.get(key=f"settlement:{h.round1.pk}"),
+        ledger_line=LedgerLine.objects.filter(entry__key=f"settlement:{h.round1.pk}").first(),
         submission=h.submission,
         pending_submission=h.submission if on_b else f.pending_submission,
         layout=h.layout,
@@ -375,6 +379,11 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
     ("GET", f"{V}/ledger-entries/"): lambda t, f: (f"{V}/ledger-entries/", None),
     ("GET", f"{V}/ledger-entries/{{id}}/"): lambda t, f: (
         f"{V}/ledger-entries/{t.ledger_entry.pk}/",
+        None,
+    ),
+    ("GET", f"{V}/ledger-lines/"): lambda t, f: (f"{V}/ledger-lines/", None),
+    ("GET", f"{V}/ledger-lines/{{id}}/"): lambda t, f: (
+        f"{V}/ledger-lines/{t.ledger_line.pk}/",
         None,
     ),
     ("GET", f"{V}/par/{{game}}/"): lambda t, f: (f"{V}/par/sic_bo/", None),

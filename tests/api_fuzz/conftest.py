@@ -46,7 +46,7 @@ from casino.services.api_tokens import token_issue
 from casino.services.layouts import layout_submit
 from casino.services.submissions import submission_draft, submission_submit
 from devices.models import Device, DeviceEvent
-from games.models import LedgerEntry, Resolution, Round, Wager
+from games.models import LedgerEntry, LedgerLine, Resolution, Round, Wager
 from tests.casino.floor_fixtures import (
     FULL_LAYOUTS,
     compliant_table,
@@ -71,6 +71,7 @@ RESOURCES: dict[str, Any] = {
     "wagers": Wager,
     "resolutions": Resolution,
     "ledger-entries": LedgerEntry,
+    "ledger-lines": LedgerLine,
     "devices": Device,
     "device-events": DeviceEvent,
     "audit-entries": AuditEntry,

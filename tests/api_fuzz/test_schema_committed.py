@@ -420,9 +420,12 @@ def test_every_code_the_api_answers_is_in_the_enum():
     } - {"error"}  # APIException itself: only its subclasses are raised
     assert "unsupported_media_type" in drf and "throttled" in drf
     django = {code for code, _ in _DJANGO_ERRORS.values()}
+    import psycopg
     from django.db import OperationalError
     from kombu.exceptions import OperationalError as BrokerError
 
-    outages = {f"{outage_of(e())}_unavailable" for e in (OperationalError, BrokerError)}
+    lost = OperationalError("the connection is closed")
+    lost.__cause__ = psycopg.OperationalError("the connection is closed")  # as Django raises it
+    outages = {f"{outage_of(e)}_unavailable" for e in (lost, BrokerError())}
     missing = (written | drf | django | outages) - set(ERROR_CODES)
     assert not missing, f"codes answered but not in ERROR_CODES (the schema's enum): {missing}"

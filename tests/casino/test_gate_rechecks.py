@@ -131,5 +131,5 @@ def test_another_holders_layout_is_refused_at_the_gate() -> None:
 def test_the_report_refuses_a_date_outside_the_floors_time(client: Client, day: str) -> None:
     floor = compliant_table("craps")
     client.force_login(staff_member())
-    response = client.get(f"/admin/casino/table/{floor.table.pk}/report/?date={day}")
+    response = client.get(f"/admin/casino/table/{floor.table.pk}/report/?day={day}")
     assert response.status_code == 400

@@ -13,7 +13,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.db import OperationalError
 from django.test import Client
 from django.urls import resolve
 from prometheus_client import REGISTRY
@@ -30,6 +29,7 @@ from gaming.metrics import heartbeat_lags, sets_by_state, settlement_waiting
 from tests.api.conftest import API, error_of, new_key, operations_user, post, session
 from tests.casino.floor_fixtures import T0, compliant_table
 from tests.casino.test_settings import GOOD_KEY
+from tests.database_errors import connection_refused
 from tests.devices.device_fixtures import heard
 from tests.games.round_fixtures import M, open_table, opened, place, result, settle, wager
 
@@ -322,7 +322,7 @@ def test_the_counters_answer_when_the_floors_state_cannot_be_read(settings, monk
     assert scraped(Client())[("casino_floor_state_readable", ())] == 1
 
     def down(now):
-        raise OperationalError("the database is unreachable")
+        raise connection_refused()
 
     monkeypatch.setattr("gaming.metrics.settlement_waiting", down)
     samples = scraped(Client())

@@ -297,15 +297,15 @@ def login(client: Client, user: Any) -> Any:
 
 def test_compliance_sees_the_report_page(client: Client, changed_at_eight_pm: Table):
     login(client, compliance())
-    url = f"/admin/casino/table/{changed_at_eight_pm.pk}/report/?date=2026-03-10"
+    url = f"/admin/casino/table/{changed_at_eight_pm.pk}/report/?day=2026-03-10"
     response = client.get(url)
     assert response.status_code == 200
     assert response.templates[0].name == "admin/casino/report.html"
     html = response.content.decode()
     assert "TD-SPARE" in html and "sam_shift" in html and "scheduled changeout" in html
     assert "2026-03-10 08:00" in html and "2026-03-10 20:00" in html
-    assert "?date=2026-03-10&amp;format=csv" in html
-    assert "?date=2026-03-09" in html and "?date=2026-03-11" in html
+    assert "?day=2026-03-10&amp;format=csv" in html
+    assert "?day=2026-03-09" in html and "?day=2026-03-11" in html
 
 
 def test_the_report_defaults_to_today(client: Client, changed_at_eight_pm: Table):
@@ -318,7 +318,7 @@ def test_the_report_defaults_to_today(client: Client, changed_at_eight_pm: Table
 def test_the_report_as_csv(client: Client, changed_at_eight_pm: Table):
     login(client, compliance())
     response = client.get(
-        f"/admin/casino/table/{changed_at_eight_pm.pk}/report/?date=2026-03-10&format=csv"
+        f"/admin/casino/table/{changed_at_eight_pm.pk}/report/?day=2026-03-10&format=csv"
     )
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -337,7 +337,7 @@ def test_the_report_needs_the_compliance_report_permission(client: Client):
     assert client.get("/admin/casino/table/").status_code == 200
     url = f"/admin/casino/table/{table.pk}/report/"
     assert client.get(url).status_code == 403
-    assert client.get(url + "?date=2026-03-10&format=csv").status_code == 403
+    assert client.get(url + "?day=2026-03-10&format=csv").status_code == 403
     login(client, staff("nobody", None))
     assert client.get(url).status_code == 403
 
@@ -345,4 +345,4 @@ def test_the_report_needs_the_compliance_report_permission(client: Client):
 def test_a_malformed_date_is_a_bad_request(client: Client):
     table = compliant_table("three_dice_football", now=at(2026, 3, 10, 8)).table
     login(client, compliance())
-    assert client.get(f"/admin/casino/table/{table.pk}/report/?date=10/03/2026").status_code == 400
+    assert client.get(f"/admin/casino/table/{table.pk}/report/?day=10/03/2026").status_code == 400

@@ -208,6 +208,23 @@ def test_the_device_wait_is_read_from_the_environment_and_refused_below_a_second
 
 
 @pytest.mark.parametrize(
+    ("request_most", "round_most"), [("0", "5000"), ("6000", "5000")], ids=["none", "past a round"]
+)
+def test_a_request_s_wager_limit_outside_one_to_the_round_s_is_refused(
+    tmp_path, request_most, round_most
+):
+    done = manage(
+        "check", CASINO_MAX_WAGERS_PER_REQUEST=request_most,
+        CASINO_MAX_WAGERS_PER_ROUND=round_most, CASINO_DATA_DIR=str(tmp_path),
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert (
+        f"CASINO_MAX_WAGERS_PER_REQUEST={request_most}: expected 1 or more, and no more than "
+        f"CASINO_MAX_WAGERS_PER_ROUND={round_most}"
+    ) in done.stderr
+
+
+@pytest.mark.parametrize(
     ("raw", "rate"),
     [
         ("1200/60", (1200, 60)),

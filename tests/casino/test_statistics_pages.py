@@ -61,7 +61,7 @@ def the_set(table: Table) -> Any:
 
 def test_the_regulator_reads_a_tables_hold_and_its_chart(client: Client, out_of_band: Table):
     login(client, "regulator")
-    page = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?date={DAY}")
+    page = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?day={DAY}")
     assert page.status_code == 200
     text = page.content.decode()
     assert "Out of band:" in text and "1.68 standard deviations" in text
@@ -80,7 +80,7 @@ def test_the_regulator_reads_a_tables_hold_and_its_chart(client: Client, out_of_
         Decimal("1.68"),
         True,
     )
-    chart = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?date={DAY}&format=svg")
+    chart = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?day={DAY}&format=svg")
     assert chart["Content-Type"] == "image/svg+xml; charset=utf-8"
     root = ET.fromstring(chart.content)
     actual = root.find(f".//{SVG}polyline[@class='actual']").get("points").split()
@@ -92,13 +92,41 @@ def test_the_regulator_reads_a_tables_hold_and_its_chart(client: Client, out_of_
 
 def test_a_day_is_picked_and_a_bad_one_refused(client: Client, out_of_band: Table):
     login(client, "operations", "olive_ops")
-    before = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?date=2026-03-01")
+    before = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?day=2026-03-01")
     assert before.status_code == 200
     assert before.context["hold"].rounds == 0
     assert "No wager decided this day" in before.content.decode()
-    bad = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?date=2026-13-01")
+    bad = client.get(f"/admin/casino/table/{out_of_band.pk}/hold/?day=2026-13-01")
     assert bad.status_code == 400
     assert client.get("/admin/casino/table/999999/hold/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1999-12-31", "3000-01-01", "20260302", "2026-W10-1", "2026-13-01", "", "someday"],
+)
+def test_the_admin_takes_the_api_s_day_and_refuses_it_in_the_same_words(
+    client: Client, out_of_band: Table, text: str
+):
+    """Issue 33: the admin read ?date=, the API ?day= (and the admin ignored ?day=)."""
+    login(client, "operations", "olive_ops")
+    api = client.get(f"/api/v1/tables/{out_of_band.pk}/hold/", {"day": text})
+    assert api.status_code == 400, api.content
+    for page in (f"/admin/casino/table/{out_of_band.pk}/hold/", "/admin/casino/table/statistics/"):
+        refused = client.get(page, {"day": text})
+        assert (refused.status_code, refused.content.decode()) == (400, api.json()["detail"])
+
+
+def test_an_old_link_with_date_is_sent_on_to_day(client: Client, out_of_band: Table):
+    login(client, "operations", "olive_ops")
+    page = f"/admin/casino/table/{out_of_band.pk}/hold/"
+    moved = client.get(f"{page}?date=2026-03-02&format=svg")
+    assert (moved.status_code, moved["Location"]) == (301, f"{page}?format=svg&day=2026-03-02")
+    shown = client.get(f"{page}?date=2026-03-01", follow=True)
+    assert shown.context["day"] == date(2026, 3, 1)
+    report = f"/admin/casino/table/{out_of_band.pk}/report/"
+    assert client.get(f"{report}?date=2026-03-02")["Location"] == f"{report}?day=2026-03-02"
+    assert client.get(f"{page}?day=2026-03-01").context["day"] == date(2026, 3, 1)
 
 
 def test_a_sets_fairness_page_and_histogram(client: Client, out_of_band: Table):
@@ -120,13 +148,13 @@ def test_a_sets_fairness_page_and_histogram(client: Client, out_of_band: Table):
 
 def test_the_floor_report_and_its_csv(client: Client, out_of_band: Table):
     login(client, "regulator")
-    page = client.get(f"/admin/casino/table/statistics/?date={DAY}")
+    page = client.get(f"/admin/casino/table/statistics/?day={DAY}")
     assert page.status_code == 200
     text = page.content.decode()
     assert "OUT OF BAND" in text and "LOOKS LOADED" in text
-    assert f"/admin/casino/table/{out_of_band.pk}/hold/?date=2026-03-02" in text
+    assert f"/admin/casino/table/{out_of_band.pk}/hold/?day=2026-03-02" in text
     assert (page.context["hold_alerts"], page.context["set_alerts"]) == (1, 1)
-    download = client.get(f"/admin/casino/table/statistics/?date={DAY}&format=csv")
+    download = client.get(f"/admin/casino/table/statistics/?day={DAY}&format=csv")
     assert download["Content-Disposition"] == 'attachment; filename="statistics-2026-03-02.csv"'
     rows = list(csv.DictReader(io.StringIO(download.content.decode())))
     hold, fairness = rows
@@ -197,7 +225,7 @@ def test_the_floor_page_badges_link_to_the_charts(
                 "kind": "hold",
                 "text": "hold out of band",
                 "detail": "z = 1.68 (alert at ±1.50): won $30.00, theory $0.83",
-                "url": f"/admin/casino/table/{out_of_band.pk}/hold/?date=2026-03-02",
+                "url": f"/admin/casino/table/{out_of_band.pk}/hold/?day=2026-03-02",
             },
             {
                 "kind": "dice",

@@ -26,7 +26,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_finished, request_started
-from django.db import OperationalError, close_old_connections
+from django.db import close_old_connections
 from django.test import override_settings
 
 from casino import wsgi
@@ -35,6 +35,7 @@ from devices.services import Issued, credential_revoke
 from devices.store import store
 from gaming.devices import device_retire
 from tests.casino.floor_fixtures import operations
+from tests.database_errors import connection_refused
 from tests.devices.test_signed_requests import (  # noqa: F401 - tests collected again, fixtures  # noqa: F401
     HEARTBEAT,
     NOW,
@@ -309,7 +310,7 @@ def test_an_unreachable_redis_fails_closed_503_as_django_does(sic_bo):
 
 def test_an_unreachable_database_answers_503_as_django_does(sic_bo, monkeypatch):
     def down(key_id: str, now: float) -> Any:
-        raise OperationalError("connection refused")
+        raise connection_refused()
 
     monkeypatch.setattr(auth, "_load", down)
     fast, django = both(sic_bo.shaker)

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import OperationalError
 from django.test import Client, override_settings
 from prometheus_client import REGISTRY
 
@@ -21,6 +20,7 @@ from casino.api import throttles
 from devices import auth
 from devices.heartbeat_wsgi import KNOWN_MIDDLEWARE, HeartbeatPath
 from devices.views import STORE_ANSWERED
+from tests.database_errors import connection_refused
 from tests.devices.test_heartbeat_fast_path import Answer, assert_same, call, environ_for
 from tests.devices.test_signed_requests import (  # noqa: F401 - fixtures
     HEARTBEAT,
@@ -259,7 +259,7 @@ def test_the_database_down_while_redis_rebuilds_answers_503_as_django_does(
     redis_store.clear()  # Redis lost its data: the store copies the ended keys back first
 
     def down() -> dict[str, float]:
-        raise OperationalError("connection refused")
+        raise connection_refused()
 
     monkeypatch.setattr(redis_store, "ends_read", down)
     answer = path.beat(sic_bo.shaker)

@@ -314,6 +314,22 @@ def test_an_extra_roll_device_posts_a_purchase_at_its_own_position(clock):
     assert events(round_) == [("wagers", DEALER, None), ("wagers", DEVICE, device.pk)]
 
 
+def test_an_extra_roll_bought_for_a_json_number_is_a_malformed_report(clock):
+    """The floor's one rule for amounts (docs/api.md, "Amounts"): a decimal string."""
+    table = open_table("high_roll_dice")
+    device = device_at(table, "extra_roll_device", 3)
+    hrd_round(table)
+    before = written(table)
+    body = {"table": table.number, "round": 1, "extra_roll": {"player": "ann", "amount": 10}}
+    response = post(clock, device, body, T0 + 2 * M + 30 * S)
+    assert response.json() == refusal(
+        400,
+        "malformed_body",
+        ['extra_roll.amount must be a decimal string such as "10.00", not a JSON number'],
+    )
+    assert written(table) == before
+
+
 def test_the_lock_out_posts_no_more_bets_and_a_later_extra_roll_is_refused(clock):
     """58 Pa. Code § 675a.1(c)(2), § 675a.4(a): the lock-out engaged at "no more bets"
     prevents the recognition of an Extra Roll a player attempts to purchase after it."""

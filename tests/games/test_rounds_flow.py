@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from casino.models import RulesSubmission, Table
 from casino.services import FloorRefused
 from casino.services.equipment import set_changeout
+from casino.services.errors import FloorInvalid
 from casino.services.tables import table_suspend
 from games.models import Round, RoundEvent, Wager
 from gaming.rounds import no_more_bets, round_event, round_open
@@ -163,36 +164,61 @@ def test_a_buy_bet_is_refused_where_the_rules_submission_offers_no_buy_bets():
 
 
 @pytest.mark.parametrize(
-    ("bad", "reason"),
+    ("bad", "field", "reason"),
     [
-        ({"kind": "small", "amount": "10"}, "wagers[0].player must be a non-empty string"),
-        ({"player": "ann", "amount": "10"}, "wagers[0].kind must be a non-empty string"),
+        ({"kind": "small", "amount": "10"}, "wagers[0].player", "is required"),
+        ({"player": "ann", "amount": "10"}, "wagers[0].kind", "is required"),
+        ({"player": 7, "kind": "small", "amount": "10"}, "wagers[0].player", "must be a string"),
+        ({"player": "", "kind": "small", "amount": "10"}, "wagers[0].player", "must not be empty"),
+        (wager("p" * 200, "small", "10"), "wagers[0].player", "is 200 characters; at most 64"),
+        (wager("ann", "k" * 33, "10"), "wagers[0].kind", "is 33 characters; at most 32"),
         (
             {"player": "ann", "kind": "small", "amount": "abc"},
-            "wagers[0].amount: 'abc' is not a decimal amount such as \"12.50\"",
+            "wagers[0].amount",
+            "is 'abc', not a decimal string such as \"10.00\"",
         ),
         (
             {"player": "ann", "kind": "small", "amount": "10", "id": "mine"},
-            "wagers[0].id is not a wager field",
+            "wagers[0].id",
+            "is not a wager field",
         ),
     ],
-    ids=["missing player", "missing kind", "amount abc", "unknown field id"],
+    ids=[
+        "missing player",
+        "missing kind",
+        "player a number",
+        "empty player",
+        "player of 200",
+        "kind of 33",
+        "amount abc",
+        "unknown field id",
+    ],
 )
-def test_malformed_wager_input_is_refused_naming_the_field(bad, reason):
+def test_malformed_wager_input_is_refused_naming_the_field(bad, field, reason):
     table = open_table("sic_bo")
     round_ = opened(table)
-    with pytest.raises(FloorRefused) as refused:
+    with pytest.raises(FloorInvalid) as refused:
         place(round_, bad)
-    assert refused.value.reasons == [reason]
+    assert refused.value.fields == {field: [reason]}
+    assert refused.value.reasons == [f"{field} {reason}"]
     assert written(table) == (0, 0, 0, 0)
+
+
+def test_a_name_of_64_characters_as_kept_is_taken_however_it_was_spelled():
+    """The limit counts the name as kept (NFC): 64 letters each with its accent apart are
+    128 code points sent, 64 kept."""
+    table = open_table("sic_bo")
+    round_ = opened(table)
+    (placed,) = place(round_, wager("e\u0301" * 64, "small", "10"))
+    assert placed.player == "\u00e9" * 64
 
 
 def test_an_empty_list_of_wagers_is_refused():
     table = open_table("sic_bo")
     round_ = opened(table)
-    with pytest.raises(FloorRefused) as refused:
+    with pytest.raises(FloorInvalid) as refused:
         place(round_)
-    assert refused.value.reasons == ["wagers must be a non-empty list"]
+    assert refused.value.fields == {"wagers": ["must be a non-empty list"]}
 
 
 def test_no_wager_is_taken_after_no_more_bets():

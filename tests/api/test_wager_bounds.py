@@ -1,0 +1,56 @@
+"""How many wagers a request and a round take, through the API (issue 33, part 5), and a
+player's name too long (part 6): each refused in the one body, naming the field and the
+limit, nothing written."""
+
+import pytest
+from django.test import override_settings
+
+from games.models import Wager
+from tests.api.conftest import API, error_of, new_key, post, session
+
+pytestmark = pytest.mark.django_db
+
+MANY = [{"player": f"p{n}", "kind": "small", "amount": "10.00"} for n in range(5000)]
+
+
+@pytest.fixture
+def ops(api_floor):
+    return session(api_floor.operations)
+
+
+def test_a_request_of_5000_wagers_is_refused_before_its_round_is_read(api_floor, ops):
+    before = Wager.objects.count()
+    for round_id in (api_floor.a.round2.pk, 10**15):  # a round that does not exist: not a 404
+        response = post(ops, f"{API}/rounds/{round_id}/wagers/", {"wagers": MANY}, key=new_key())
+        refused = error_of(response, 400, "invalid")
+        assert refused["fields"] == {"wagers": ["holds 5000 wagers; at most 2000 in one request"]}
+        assert refused["reasons"] == ["wagers holds 5000 wagers; at most 2000 in one request"]
+    assert Wager.objects.count() == before
+
+
+def test_the_same_wagers_as_an_event_are_refused_the_same_way(api_floor, ops):
+    body = {"event": "wagers", "payload": MANY}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/events/", body, key=new_key())
+    assert error_of(response, 400, "invalid")["fields"] == {
+        "wagers": ["holds 5000 wagers; at most 2000 in one request"]
+    }
+
+
+@override_settings(CASINO_MAX_WAGERS_PER_ROUND=2)
+def test_a_round_full_of_wagers_refuses_more_naming_its_limit(api_floor, ops):
+    round2 = api_floor.a.round2  # holds bob's one wager
+    path = f"{API}/rounds/{round2.pk}/wagers/"
+    two = {"wagers": MANY[:2]}
+    refused = error_of(post(ops, path, two, key=new_key()), 422, "refused")
+    assert refused["reasons"] == [
+        f"{round2} has 1 wager and a round takes at most 2: 2 more would make 3"
+    ]
+    assert post(ops, path, {"wagers": MANY[:1]}, key=new_key()).status_code == 201
+
+
+def test_a_player_name_too_long_says_the_limit(api_floor, ops):
+    body = {"wagers": [{"player": "p" * 200, "kind": "small", "amount": "10.00"}]}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
+    refused = error_of(response, 400, "invalid")
+    assert refused["fields"] == {"wagers[0].player": ["is 200 characters; at most 64"]}
+    assert refused["reasons"] == ["wagers[0].player is 200 characters; at most 64"]
