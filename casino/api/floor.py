@@ -32,7 +32,7 @@ from casino.models import (
     Table,
 )
 from casino.reports import report_rows, table_day_report
-from casino.rules.equipment import REASONS
+from casino.rules.equipment import COMPOSITIONS, REASONS
 from casino.services import equipment, layouts, submissions
 from casino.services.par import submission_par_request
 from casino.services.tables import table_suspend
@@ -64,6 +64,7 @@ class TableRef(filters.CharFilter):
     """
 
     UNKNOWN_ID = "Select a valid choice. That choice is not one of the available choices."
+    names_a_record = "table"  # the schema says one that names none is refused (api/schema.py)
 
     def __init__(self, field_name: str = "table", *, param: str = "table") -> None:
         self.param = param
@@ -157,7 +158,9 @@ class SetInPlaySerializer(serializers.ModelSerializer):
 
 
 class ChangeoutSerializer(serializers.Serializer):
-    composition = serializers.CharField(max_length=32, help_text="e.g. dice_5, tiles")
+    composition = serializers.ChoiceField(
+        choices=sorted(COMPOSITIONS), help_text="The kind of set to change: five_dice, tiles_32..."
+    )
     reason = serializers.ChoiceField(choices=sorted(REASONS))
     new_set = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**62,
@@ -250,7 +253,13 @@ class TableViewSet(ReadOnly):
         return Response(SetInPlaySerializer(row).data, status=201)
 
     @extend_schema(
-        parameters=[OpenApiParameter("day", OpenApiTypes.DATE, description="Default: today.")],
+        parameters=[
+            OpenApiParameter(
+                "day",
+                hold_api.DAY_SCHEMA,
+                description=f"A day, {hold_api.DAY_RULE}. Default: today.",
+            )
+        ],
         responses=inline_serializer(
             "ComplianceReport",
             {
@@ -294,12 +303,7 @@ class TableViewSet(ReadOnly):
 
 
 def _day(text: str | None) -> date:
-    if text is None:
-        return timezone.localdate()
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-22") from None
+    return timezone.localdate() if text is None else hold_api.day_parse(text)
 
 
 def _equipment_set(request: Request, pk: int) -> EquipmentSet:

@@ -4,6 +4,7 @@ renderer negotiation). docs/statistics.md says what each figure means."""
 
 import csv
 import io
+import re
 from dataclasses import asdict
 from datetime import date
 from typing import Any
@@ -130,13 +131,21 @@ FORMAT = OpenApiParameter(
     "format",
     OpenApiTypes.STR,
     enum=["json", "csv"],
-    description="csv for the same figures as CSV (or send Accept: text/csv). Default json.",
+    description="csv for the same figures as CSV (or send Accept: text/csv). Default json. "
+    "Any other, or none (`?format=`), is a 404.",
 )
+# Days the floor can have played: a zone's old local mean time (New York's -04:56:02 before
+# 1883) is no offset an ISO 8601 date-time can write, and 9999-12-31 has no next day.
+FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
+# A day in a query: the schema's format and pattern (the years 2000 to 2999), to the letter.
+DAY_PATTERN = r"^2[0-9]{3}-[0-9]{2}-[0-9]{2}$"
+DAY_SCHEMA = {"type": "string", "format": "date", "pattern": DAY_PATTERN}
+DAY_RULE = f"YYYY-MM-DD, {FIRST_DAY} to {LAST_DAY}"
 DAY = OpenApiParameter(
     "day",
-    OpenApiTypes.DATE,
-    description="A gaming day, YYYY-MM-DD, 2000-01-01 to 2999-12-31 (it starts at "
-    "CASINO_GAMING_DAY_START). Default: the current gaming day.",
+    DAY_SCHEMA,
+    description=f"A gaming day, {DAY_RULE} (it starts at CASINO_GAMING_DAY_START). Default: "
+    "the current gaming day.",
 )
 SHIFT = OpenApiParameter(
     "shift", OpenApiTypes.INT, enum=[1, 2, 3], description="One shift of 8 hours of the day."
@@ -168,22 +177,23 @@ class CsvErrors:
         return response
 
 
-# Days the floor can have played: a zone's old local mean time (New York's -04:56:02 before
-# 1883) is no offset an ISO 8601 date-time can write, and 9999-12-31 has no next day.
-FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
+def day_parse(text: str) -> date:
+    """The day a `?day=` names, or a 400 saying what a day is (DAY_RULE)."""
+    try:
+        # fromisoformat also reads 20261124 and 2026-W48-2: the schema's pattern does not.
+        day = date.fromisoformat(text) if re.fullmatch(DAY_PATTERN, text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-24")
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ApiError(400, "invalid", f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
+    return day
 
 
 def _day(request: Request) -> date:
     text = request.query_params.get("day")
-    if text is None:
-        return current_gaming_day()
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(400, "invalid", f"day {text!r} is not a date such as 2026-11-24") from None
-    if not FIRST_DAY <= day <= LAST_DAY:
-        raise ApiError(400, "invalid", f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
-    return day
+    return current_gaming_day() if text is None else day_parse(text)
 
 
 def _shift(request: Request) -> int | None:
