@@ -6,6 +6,7 @@ to enable it; with CI=true it fails, so CI never passes without having run it.
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -150,3 +151,51 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
                 except subprocess.TimeoutExpired:
                     worker.kill()
                     worker.wait()
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], log: Path, *, deploy_config: bool = False) -> Iterator[str]:
+    """A gunicorn of the project on a free port; yields its base URL once /health/ answers.
+    One worker; or, with `deploy_config`, deploy/gunicorn.conf.py's settings (the
+    production server's: its limits, WEB_CONCURRENCY workers of WEB_THREADS threads)."""
+    import httpx
+
+    port = free_port()
+    if deploy_config:
+        env = {"WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "metrics"),
+               **env, "HOST": "127.0.0.1", "PORT": str(port)}  # fmt: skip
+        options = ["--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    else:
+        options = ["--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"]
+    with log.open("wb") as out:
+        web = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", *options],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/health/", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if web.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"gunicorn did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        web.terminate()
+        try:
+            web.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            web.kill()
+            web.wait()

@@ -21,8 +21,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
@@ -33,6 +31,7 @@ import pytest
 from tests.services import (
     ROOT,
     celery_worker,
+    gunicorn,
     in_ci,
     manage,
     postgres_database,
@@ -41,7 +40,6 @@ from tests.services import (
     require_postgres,
     require_redis,
 )
-from tests.workers.test_db_outage_integration import free_port
 
 pytestmark = pytest.mark.integration
 
@@ -103,40 +101,6 @@ def client_generate(into: Path) -> ModuleType:
         name = ".".join(module.relative_to(into).with_suffix("").parts)
         importlib.import_module(name.removesuffix(".__init__"))
     return package
-
-
-@contextmanager
-def gunicorn(env: dict[str, str], log: Path) -> Iterator[str]:
-    """A gunicorn of the project; yields its base URL once /health/ answers."""
-    import httpx
-
-    port = free_port()
-    with log.open("wb") as out:
-        web = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application",
-             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health/", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if web.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn did not start:\n{log.read_text()}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        web.terminate()
-        try:
-            web.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            web.kill()
-            web.wait()
 
 
 def fn(package: ModuleType, tag: str, operation: str) -> Any:
