@@ -144,13 +144,37 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
                 time.sleep(0.2)
             yield worker
         finally:
-            if worker.poll() is None:
-                worker.terminate()
-                try:
-                    worker.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            stop(worker)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL after 30 s if it is still running."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def production_env(tmp_path: Path, database_url: str, redis_url: str, **overrides: str):
+    """A project process's environment under DJANGO_ENV=production on these services, its
+    files under `tmp_path`; the secret keys made up for the test."""
+    secret = "integration-test-secret-" + "p" * 40
+    return project_env(
+        DJANGO_ENV="production",
+        DJANGO_SECRET_KEY=secret,
+        CASINO_DEVICE_KEY=secret[::-1],
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DATABASE_URL=database_url,
+        CELERY_BROKER_URL=redis_url,
+        CASINO_DATA_DIR=str(tmp_path / "var"),
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        PYTHONPATH=str(ROOT),
+        **overrides,
+    )
 
 
 def free_port() -> int:
@@ -193,9 +217,4 @@ def gunicorn(env: dict[str, str], log: Path, *, deploy_config: bool = False) -> 
             time.sleep(0.2)
         yield base
     finally:
-        web.terminate()
-        try:
-            web.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            web.kill()
-            web.wait()
+        stop(web)

@@ -35,7 +35,7 @@ from tests.services import (
     in_ci,
     manage,
     postgres_database,
-    project_env,
+    production_env,
     redis_database,
     require_postgres,
     require_redis,
@@ -44,7 +44,6 @@ from tests.services import (
 pytestmark = pytest.mark.integration
 
 SCHEMA = ROOT / "docs" / "api" / "openapi.yaml"
-SECRET = "integration-test-secret-" + "g" * 40
 PACKAGE = "floor_client"
 GENERATOR_CONFIG = f"package_name_override: {PACKAGE}\npost_hooks: []\n"
 
@@ -114,19 +113,12 @@ def test_a_generated_client_plays_a_sic_bo_round_against_a_live_server(tmp_path:
     package = client_generate(tmp_path / "generated")
     models = importlib.import_module(f"{PACKAGE}.models")
     with postgres_database() as database_url, redis_database() as redis_url:
-        env = project_env(
-            DJANGO_ENV="production",
-            DJANGO_SECRET_KEY=SECRET,
-            CASINO_DEVICE_KEY=SECRET[::-1],
-            DJANGO_ALLOWED_HOSTS="127.0.0.1",
-            DJANGO_SECURE_SSL_REDIRECT="false",
-            DATABASE_URL=database_url,
-            CELERY_BROKER_URL=redis_url,
-            CASINO_DATA_DIR=str(tmp_path / "var"),
-            DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        env = production_env(
+            tmp_path,
+            database_url,
+            redis_url,
             # No device sends heartbeats here: the fixture's, at setup, stay live.
             CASINO_DEVICE_HEARTBEATS=json.dumps({"illumination_device": [600, 3]}),
-            PYTHONPATH=str(ROOT),
         )
         manage(env, "migrate", "--noinput")
         floor = json.loads(manage(env, "shell", "-c", FLOOR_SCRIPT).stdout.strip().splitlines()[-1])
