@@ -158,23 +158,25 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-def production_env(tmp_path: Path, database_url: str, redis_url: str, **overrides: str):
+def production_env(
+    tmp_path: Path, database_url: str, redis_url: str, **overrides: str
+) -> dict[str, str]:
     """A project process's environment under DJANGO_ENV=production on these services, its
-    files under `tmp_path`; the secret keys made up for the test."""
+    files under `tmp_path`, the secret keys made up for the test; `overrides` win."""
     secret = "integration-test-secret-" + "p" * 40
-    return project_env(
-        DJANGO_ENV="production",
-        DJANGO_SECRET_KEY=secret,
-        CASINO_DEVICE_KEY=secret[::-1],
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="false",
-        DATABASE_URL=database_url,
-        CELERY_BROKER_URL=redis_url,
-        CASINO_DATA_DIR=str(tmp_path / "var"),
-        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
-        PYTHONPATH=str(ROOT),
-        **overrides,
-    )
+    production = {
+        "DJANGO_ENV": "production",
+        "DJANGO_SECRET_KEY": secret,
+        "CASINO_DEVICE_KEY": secret[::-1],
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CASINO_DATA_DIR": str(tmp_path / "var"),
+        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
+        "PYTHONPATH": str(ROOT),
+    }
+    return project_env(**{**production, **overrides})
 
 
 def free_port() -> int:
