@@ -149,6 +149,16 @@ CASINO_DEVICE_MAX_BODY_BYTES = env_int("CASINO_DEVICE_MAX_BODY_BYTES", 4096)
 for _name in ("CASINO_API_MAX_BODY_BYTES", "CASINO_DEVICE_MAX_BODY_BYTES"):
     if globals()[_name] < 1024:
         raise ImproperlyConfigured(f"{_name}={globals()[_name]}: expected 1024 bytes or more")
+# A request line (method, path with its query, protocol) over this many bytes is refused
+# with a 414 (the one JSON body under /api/ and /devices/) before anything reads it. gunicorn
+# reads lines up to 8190 bytes, its largest bounded limit (deploy/gunicorn.conf.py), so this
+# one must stay under it: a longer line is gunicorn's own 414, an HTML page.
+CASINO_API_MAX_REQUEST_LINE = env_int("CASINO_API_MAX_REQUEST_LINE", 4094)
+if not 1024 <= CASINO_API_MAX_REQUEST_LINE < 8190:
+    raise ImproperlyConfigured(
+        f"CASINO_API_MAX_REQUEST_LINE={CASINO_API_MAX_REQUEST_LINE}: expected 1024 to 8189 "
+        "bytes (gunicorn answers a line over 8190 bytes itself)"
+    )
 # Django's own limit on a body read whole (forms, the admin): never below the API's.
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(
     env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440), CASINO_API_MAX_BODY_BYTES
@@ -211,11 +221,14 @@ REST_FRAMEWORK = {
     # JSON only: a form or multipart body is a 415 in the one error body. The schema then
     # declares every request body once, as JSON, which client generators take whole.
     "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.StrictJSONParser"],
+    # django-filter's, refusing a value its schema does not take (casino/api/filtering.py).
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "casino.api.filtering.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pages",
+    # OPTIONS always JSON, an empty ?format= a 404 (casino/api/negotiation.py).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "casino.api.negotiation.Negotiation",
     "DEFAULT_SCHEMA_CLASS": "casino.api.schema.ApiSchema",
     "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,

@@ -147,7 +147,11 @@ class WagersOutSerializer(serializers.Serializer):
 
 class ResultSerializer(serializers.Serializer):
     event = serializers.CharField(max_length=32, help_text="e.g. throw, deal, settings.")
-    payload = serializers.JSONField(help_text="The dice, tiles or settings (SCENARIOS.md).")
+    # Any JSON value, null too: the engine judges the payload of each event (a 422 naming
+    # what it expects), as the schema's untyped payload says.
+    payload = serializers.JSONField(
+        allow_null=True, help_text="The dice, tiles or settings (SCENARIOS.md)."
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -157,8 +161,9 @@ class EventSerializer(serializers.Serializer):
         "working, pass_dice; pai_gow bank; wagers in any game.",
     )
     payload = serializers.JSONField(
+        allow_null=True,
         help_text='e.g. ["4.1"] for remove, {"4.1": false} for working, true for pass_dice, '
-        '{"player": "p3", "co_bank": false} for bank.'
+        '{"player": "p3", "co_bank": false} for bank.',
     )
 
 

@@ -6,6 +6,7 @@ to enable it; with CI=true it fails, so CI never passes without having run it.
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -143,10 +144,79 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
                 time.sleep(0.2)
             yield worker
         finally:
-            if worker.poll() is None:
-                worker.terminate()
-                try:
-                    worker.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            stop(worker)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL after 30 s if it is still running."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def production_env(
+    tmp_path: Path, database_url: str, redis_url: str, **overrides: str
+) -> dict[str, str]:
+    """A project process's environment under DJANGO_ENV=production on these services, its
+    files under `tmp_path`, the secret keys made up for the test; `overrides` win."""
+    secret = "integration-test-secret-" + "p" * 40
+    production = {
+        "DJANGO_ENV": "production",
+        "DJANGO_SECRET_KEY": secret,
+        "CASINO_DEVICE_KEY": secret[::-1],
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CASINO_DATA_DIR": str(tmp_path / "var"),
+        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
+        "PYTHONPATH": str(ROOT),
+    }
+    return project_env(**{**production, **overrides})
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], log: Path, *, deploy_config: bool = False) -> Iterator[str]:
+    """A gunicorn of the project on a free port; yields its base URL once /health/ answers.
+    One worker; or, with `deploy_config`, deploy/gunicorn.conf.py's settings (the
+    production server's: its limits, WEB_CONCURRENCY workers of WEB_THREADS threads)."""
+    import httpx
+
+    port = free_port()
+    if deploy_config:
+        env = {"WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "metrics"),
+               **env, "HOST": "127.0.0.1", "PORT": str(port)}  # fmt: skip
+        options = ["--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    else:
+        options = ["--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"]
+    with log.open("wb") as out:
+        web = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", *options],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/health/", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if web.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"gunicorn did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        stop(web)

@@ -27,7 +27,8 @@ ERROR_CODES: dict[str, str] = {
     "parse_error": "400: the body is not JSON the API takes",
     "bad_request": "400: a request Django itself refuses (a malformed header)",
     "idempotency_key_required": "400: a write that changes a round needs an Idempotency-Key",
-    "idempotency_key_invalid": "400: the Idempotency-Key is not 1 to 255 printable ASCII",
+    "idempotency_key_invalid": "400: the Idempotency-Key is not 1 to 255 printable ASCII "
+    "characters with no space at either end",
     "not_authenticated": "401: no credentials",
     "authentication_failed": "401: a token that is malformed, unknown, revoked or inactive",
     "permission_denied": "403: the caller's role may not do this",
@@ -36,6 +37,7 @@ ERROR_CODES: dict[str, str] = {
     "not_acceptable": "406: the API answers JSON only (and CSV where the schema says so)",
     "par_not_computed": "409: a draft Rules Submission has no PAR sheets yet",
     "body_too_large": "413: the body is over the limit",
+    "uri_too_long": "414: the request line (method, path and query) is over the limit",
     "unsupported_media_type": "415: the body is not application/json",
     "refused": "422: the floor's rules refuse it; each reason names its section",
     "idempotency_key_reused": "422: the Idempotency-Key was used for another request",

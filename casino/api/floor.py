@@ -30,7 +30,7 @@ from casino.models import (
     Table,
 )
 from casino.reports import report_rows, table_day_report
-from casino.rules.equipment import REASONS
+from casino.rules.equipment import COMPOSITIONS, REASONS
 from casino.services import equipment, layouts, submissions
 from casino.services.par import submission_par_request
 from casino.services.tables import table_suspend
@@ -62,6 +62,7 @@ class TableRef(filters.CharFilter):
     """
 
     UNKNOWN_ID = "Select a valid choice. That choice is not one of the available choices."
+    names_a_record = "table"  # the schema says one that names none is refused (api/schema.py)
 
     def __init__(self, field_name: str = "table", *, param: str = "table") -> None:
         self.param = param
@@ -155,7 +156,9 @@ class SetInPlaySerializer(serializers.ModelSerializer):
 
 
 class ChangeoutSerializer(serializers.Serializer):
-    composition = serializers.CharField(max_length=32, help_text="e.g. dice_5, tiles")
+    composition = serializers.ChoiceField(
+        choices=sorted(COMPOSITIONS), help_text="The kind of set to change: five_dice, tiles_32..."
+    )
     reason = serializers.ChoiceField(choices=sorted(REASONS))
     new_set = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**62,
@@ -248,7 +251,13 @@ class TableViewSet(ReadOnly):
         return Response(SetInPlaySerializer(row).data, status=201)
 
     @extend_schema(
-        parameters=[OpenApiParameter("day", OpenApiTypes.DATE, description="Default: today.")],
+        parameters=[
+            OpenApiParameter(
+                "day",
+                hold_api.DAY_SCHEMA,
+                description=f"A day, {hold_api.DAY_RULE}. Default: today.",
+            )
+        ],
         responses=inline_serializer(
             "ComplianceReport",
             {

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from casino.api.errors import ApiError
 from casino.api.permissions import scoped
 from casino.models import Table
-from casino.rules.days import DayRefused, day_or
+from casino.rules.days import DAY_PATTERN, FIRST_DAY, LAST_DAY, DayRefused, day_or
 from games.services.hold import (
     SHIFTS,
     current_gaming_day,
@@ -132,13 +132,17 @@ FORMAT = OpenApiParameter(
     "format",
     OpenApiTypes.STR,
     enum=["json", "csv"],
-    description="csv for the same figures as CSV (or send Accept: text/csv). Default json.",
+    description="csv for the same figures as CSV (or send Accept: text/csv). Default json. "
+    "Any other, or none (`?format=`), is a 404.",
 )
+# A day in a query: the schema's format and pattern (casino/rules/days.py), to the letter.
+DAY_SCHEMA = {"type": "string", "format": "date", "pattern": DAY_PATTERN}
+DAY_RULE = f"YYYY-MM-DD, {FIRST_DAY} to {LAST_DAY}"
 DAY = OpenApiParameter(
     "day",
-    OpenApiTypes.DATE,
-    description="A gaming day, YYYY-MM-DD, 2000-01-01 to 2999-12-31 (it starts at "
-    "CASINO_GAMING_DAY_START). Default: the current gaming day.",
+    DAY_SCHEMA,
+    description=f"A gaming day, {DAY_RULE} (it starts at CASINO_GAMING_DAY_START). Default: "
+    "the current gaming day.",
 )
 SHIFT = OpenApiParameter(
     "shift", OpenApiTypes.INT, enum=[1, 2, 3], description="One shift of 8 hours of the day."

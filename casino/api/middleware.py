@@ -1,6 +1,6 @@
-"""The one error body for what no view answers (casino/api/errors.py): a body over the
-limit, an outage of the database or the broker, and Django's own error pages under /api/
-and /devices/.
+"""The one error body for what no view answers (casino/api/errors.py): a request line or a
+body over the limit, an outage of the database or the broker, and Django's own error pages
+under /api/ and /devices/.
 
 Only an unreachable service is an outage (503, "send again"): a connection refused, lost
 or closed by the server, or SQLite's file that will not open or stays locked. Any other
@@ -127,18 +127,42 @@ def too_large(limit: int, length: int | None = None) -> JsonResponse:
     return JsonResponse(error_body(413, "body_too_large", detail, [detail]), status=413)
 
 
+def request_line_length(request: HttpRequest) -> int:
+    """The bytes of the request line as the client sent it: "GET /path?query HTTP/1.1"."""
+    # gunicorn keeps the target as sent (RAW_URI: printable ASCII, percent-encoded); elsewhere
+    # Django's quoted path is what a client would have sent.
+    target = request.META.get("RAW_URI") or request.get_full_path()
+    protocol = request.META.get("SERVER_PROTOCOL", "HTTP/1.1")
+    return len(f"{request.method} {target} {protocol}")
+
+
+def too_long(request: HttpRequest, limit: int, length: int) -> HttpResponse:
+    """414: the one body on JSON paths, a line of text elsewhere, naming the limit."""
+    detail = (
+        f"the request line is {length} bytes, over the limit of {limit} bytes (the method, "
+        "the path with its query, and the protocol): send fewer or shorter query parameters"
+    )
+    if request.path_info.startswith(JSON_PREFIXES):
+        return JsonResponse(error_body(414, "uri_too_long", detail, [detail]), status=414)
+    return HttpResponse(detail, content_type="text/plain; charset=utf-8", status=414)
+
+
 def _is_json(response: HttpResponse) -> bool:
     return response.get("Content-Type", "").startswith("application/json")
 
 
 class ErrorBodyMiddleware:
-    """Refuse an oversize body before anything reads it; answer an outage 503; turn
-    Django's error pages under /api/ and /devices/ into the one body."""
+    """Refuse an over-long request line or an oversize body before anything reads it; answer
+    an outage 503; turn Django's error pages under /api/ and /devices/ into the one body."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        line_limit = settings.CASINO_API_MAX_REQUEST_LINE
+        line = request_line_length(request)
+        if line > line_limit:
+            return too_long(request, line_limit, line)
         limit = body_limit(request)
         length = _declared_length(request)
         if limit is not None and length > limit:

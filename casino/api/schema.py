@@ -6,18 +6,28 @@
   429 and 503, WWW-Authenticate on 401;
 - a response's fields are all required: a serializer writes every field it has;
 - ids in paths are integers;
+- a query parameter that names a record (`?table=`, `?round=`) says that one naming none
+  is refused (a 400), in words and as `x-names-a-record` (the record's kind); a free-text
+  filter's pattern says it takes any string but one holding U+0000;
 - the schema is the same whichever database generated it.
+
+Together with the server's own rules (casino/api/filtering.py, pagination.py,
+negotiation.py, middleware.py, writes.py) the schema says exactly what the server takes:
+tests/api_fuzz/test_schemathesis_live.py holds them to it with every check of schemathesis.
 """
 
 from typing import Any
 
+from django.conf import settings
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.plumbing import get_manager, get_view_model
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 from casino.api.errors import ERROR_CODES
-from casino.api.writes import HEADER, KEY_LENGTH, KEY_REQUIRED, REPLAYED
+from casino.api.filtering import FREE_TEXT_PATTERN, free_text, names_a_record
+from casino.api.writes import HEADER, KEY_LENGTH, KEY_PATTERN, KEY_REQUIRED, KEY_RULE, REPLAYED
 
 # Django gives an integer column its database's range as validators (SQLite's 64 bits,
 # PostgreSQL's 16 or 32): left out, so the committed schema does not depend on the database.
@@ -29,14 +39,18 @@ ERROR_CODE_CHOICES = sorted(ERROR_CODES)  # the enum's name: SPECTACULAR_SETTING
 
 # What each error status means, in the schema's words.
 ERROR_STATUSES: dict[int, str] = {
-    400: "The request is malformed or invalid (`invalid`, `parse_error`, an Idempotency-Key "
-    "missing or invalid): nothing changed.",
+    400: "The request is malformed or invalid (`invalid`, `fields` naming each value; "
+    "`parse_error`: a body that is not JSON, or that holds U+0000 or a lone surrogate in any "
+    "string or name, which the database cannot store; an Idempotency-Key missing or "
+    "invalid): nothing changed.",
     401: "No credentials, or a token that is malformed, unknown, revoked or inactive.",
     403: "The caller's role may not do this (the detail names the permission).",
     404: "No such record among the caller's (a token sees its certificate holder's only), "
     "or no such page.",
     409: "Not ready: see the detail.",
     413: "The body is over the limit (CASINO_API_MAX_BODY_BYTES): nothing was read.",
+    414: "The request line (the method, the path with its query, and the protocol) is over "
+    "{max_request_line} bytes (CASINO_API_MAX_REQUEST_LINE): nothing was read.",
     415: "The body is not application/json: the API takes JSON only.",
     422: "Refused by the floor's rules (`refused`: each reason names its section), or an "
     "Idempotency-Key used for another request (`idempotency_key_reused`): nothing changed.",
@@ -45,14 +59,16 @@ ERROR_STATUSES: dict[int, str] = {
     "again after Retry-After seconds (a write with the same Idempotency-Key).",
 }
 # Answered by every operation: no credentials, a role without the permission, a `?format=`
-# the API does not render (404), throttled, an outage.
-ALWAYS = (401, 403, 404, 429, 503)
+# the API does not render (404), a request line over the limit (414), throttled, an outage.
+ALWAYS = (401, 403, 404, 414, 429, 503)
 # Answered by every write: its body is parsed (400, 413, 415), the floor's rules or a
 # reused key (422).
 WRITES = (400, 413, 415, 422)
-# Query parameters that never give a 400: a bad page or format is a 404, a bad size or
-# ordering is ignored (DRF).
-NEVER_REFUSED = {"page", "page_size", "ordering", "format"}
+# Query parameters that never give a 400: a bad page or format is a 404, an ordering on no
+# field is ignored (DRF).
+NEVER_REFUSED = {"page", "ordering", "format"}
+# The extension that names the kind of record a query parameter's value names.
+NAMES_A_RECORD = "x-names-a-record"
 # The statuses a recorded write's answer may have, and so its replay too.
 REPLAYABLE = ("200", "201", "400", "403", "404", "409", "422")
 RETRY_AFTER = {
@@ -94,14 +110,14 @@ class ApiSchema(AutoSchema):
             return parameters
         header = OpenApiParameter(
             HEADER,
-            OpenApiTypes.STR,
+            {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH, "pattern": KEY_PATTERN},
             OpenApiParameter.HEADER,
             required=required,
             description=(
-                "A unique string per intended change (a UUID), 1 to "
-                f"{KEY_LENGTH} printable ASCII characters. Sent again with the same body, "
-                "the first answer comes back and nothing changes; with another body, the "
-                "request is refused (422)."
+                f"A unique string per intended change (a UUID), {KEY_RULE} (any other is "
+                "refused, 400 `idempotency_key_invalid`). Sent again with the same body, the "
+                "first answer comes back and nothing changes; with another body, the request "
+                "is refused (422)."
             ),
         )
         return [*parameters, header]
@@ -110,6 +126,40 @@ class ApiSchema(AutoSchema):
         """None unless the handler is a recorded write; then whether its key is required."""
         name = getattr(self.view, "action", None) or self.method.lower()
         return getattr(getattr(self.view, name, None), KEY_REQUIRED, None)
+
+    def _get_filter_parameters(self) -> list[dict[str, Any]]:
+        """The filters' parameters: a free-text one's pattern (no U+0000); one whose value
+        names a record says it is refused when it names none (casino/api/filtering.py)."""
+        parameters = super()._get_filter_parameters()
+        backends = [b for b in self.get_filter_backends() if issubclass(b, DjangoFilterBackend)]
+        model = get_view_model(self.view) if backends else None
+        filtersets = [
+            backend().get_filterset_class(self.view, get_manager(model).none())
+            for backend in backends
+            if model is not None
+        ]
+        by_name = {
+            name: filter_
+            for filterset in filtersets
+            if filterset is not None
+            for name, filter_ in filterset.base_filters.items()
+        }
+        for parameter in parameters:
+            filter_ = by_name.get(parameter["name"])
+            if filter_ is None:
+                continue
+            if free_text(filter_) and parameter["schema"] == {"type": "string"}:
+                parameter["schema"] = {**parameter["schema"], "pattern": FREE_TEXT_PATTERN}
+            record = names_a_record(filter_)
+            if record is None:
+                continue
+            said = parameter.get("description") or f"The id of the {record}."
+            parameter["description"] = (
+                f"{said} One that names no {record} is refused (400 `invalid` naming "
+                f"`{parameter['name']}`)."
+            )
+            parameter[NAMES_A_RECORD] = record
+        return parameters
 
     def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
         """A response's fields are all required: DRF writes every field a serializer has
@@ -132,7 +182,7 @@ class ApiSchema(AutoSchema):
             responses.setdefault(str(status), self._error_response(status))
         for status, response in responses.items():
             if not response.get("description") and int(status) in ERROR_STATUSES:
-                response["description"] = ERROR_STATUSES[int(status)]
+                response["description"] = error_meaning(int(status))
             headers = response.setdefault("headers", {})
             if status in ("429", "503"):
                 headers["Retry-After"] = dict(RETRY_AFTER)
@@ -168,8 +218,13 @@ class ApiSchema(AutoSchema):
 
     def _error_response(self, status: int) -> dict[str, Any]:
         response = self._get_response_for_code(ErrorSerializer, str(status), [JSON])
-        response["description"] = ERROR_STATUSES[status]
+        response["description"] = error_meaning(status)
         return response
+
+
+def error_meaning(status: int) -> str:
+    """What an error status means, in the schema's words, with the limits in force."""
+    return ERROR_STATUSES[status].format(max_request_line=settings.CASINO_API_MAX_REQUEST_LINE)
 
 
 def database_bounds_drop(result: dict, generator: Any, request: Any, public: bool) -> dict:

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from datetime import date
 
 FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
-# YYYY-MM-DD only: Python's fromisoformat also reads 20261124 and 2026-W48-2.
+# YYYY-MM-DD only: Python's fromisoformat also reads 20261124 and 2026-W48-2. The schema's
+# pattern says the same with the years 2000 to 2999 (the range is checked after).
+DAY_PATTERN = r"^2[0-9]{3}-[0-9]{2}-[0-9]{2}$"
 DAY_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 

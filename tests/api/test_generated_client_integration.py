@@ -21,8 +21,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
@@ -33,20 +31,19 @@ import pytest
 from tests.services import (
     ROOT,
     celery_worker,
+    gunicorn,
     in_ci,
     manage,
     postgres_database,
-    project_env,
+    production_env,
     redis_database,
     require_postgres,
     require_redis,
 )
-from tests.workers.test_db_outage_integration import free_port
 
 pytestmark = pytest.mark.integration
 
 SCHEMA = ROOT / "docs" / "api" / "openapi.yaml"
-SECRET = "integration-test-secret-" + "g" * 40
 PACKAGE = "floor_client"
 GENERATOR_CONFIG = f"package_name_override: {PACKAGE}\npost_hooks: []\n"
 
@@ -105,40 +102,6 @@ def client_generate(into: Path) -> ModuleType:
     return package
 
 
-@contextmanager
-def gunicorn(env: dict[str, str], log: Path) -> Iterator[str]:
-    """A gunicorn of the project; yields its base URL once /health/ answers."""
-    import httpx
-
-    port = free_port()
-    with log.open("wb") as out:
-        web = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application",
-             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health/", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if web.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn did not start:\n{log.read_text()}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        web.terminate()
-        try:
-            web.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            web.kill()
-            web.wait()
-
-
 def fn(package: ModuleType, tag: str, operation: str) -> Any:
     """The generated module of one operation, e.g. ("rounds", "rounds_create")."""
     return importlib.import_module(f"{package.__name__}.api.{tag}.{operation}")
@@ -150,19 +113,12 @@ def test_a_generated_client_plays_a_sic_bo_round_against_a_live_server(tmp_path:
     package = client_generate(tmp_path / "generated")
     models = importlib.import_module(f"{PACKAGE}.models")
     with postgres_database() as database_url, redis_database() as redis_url:
-        env = project_env(
-            DJANGO_ENV="production",
-            DJANGO_SECRET_KEY=SECRET,
-            CASINO_DEVICE_KEY=SECRET[::-1],
-            DJANGO_ALLOWED_HOSTS="127.0.0.1",
-            DJANGO_SECURE_SSL_REDIRECT="false",
-            DATABASE_URL=database_url,
-            CELERY_BROKER_URL=redis_url,
-            CASINO_DATA_DIR=str(tmp_path / "var"),
-            DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        env = production_env(
+            tmp_path,
+            database_url,
+            redis_url,
             # No device sends heartbeats here: the fixture's, at setup, stay live.
             CASINO_DEVICE_HEARTBEATS=json.dumps({"illumination_device": [600, 3]}),
-            PYTHONPATH=str(ROOT),
         )
         manage(env, "migrate", "--noinput")
         floor = json.loads(manage(env, "shell", "-c", FLOOR_SCRIPT).stdout.strip().splitlines()[-1])

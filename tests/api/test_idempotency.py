@@ -263,17 +263,36 @@ def test_a_refusal_is_replayed_even_once_the_floor_would_say_yes(floor):
 
 @pytest.mark.parametrize(
     "key",
-    ["k" * 256, "clé-1", "tab\there", ""],
-    ids=["256 characters", "not ASCII", "a control character", "empty"],
+    ["k" * 256, "clé-1", "tab\there", "", " k", "k "],
+    ids=[
+        "256 characters",
+        "not ASCII",
+        "a control character",
+        "empty",
+        "a leading space",
+        "a trailing space",
+    ],
 )
 def test_a_key_that_is_too_long_or_not_printable_ascii_is_refused(floor, key):
+    """The schema's pattern, to the letter: a space at either end is refused too (HTTP
+    drops it, so over the wire " k" would be "k": no client can mean it)."""
     before = counts()
 
     response = post(bearer(floor.key), wagers_path(floor), TEN_ON_SMALL, key=key)
 
     body = error_of(response, 400, "idempotency_key_invalid")
-    assert body["detail"] == "the Idempotency-Key must be 1 to 255 printable ASCII characters"
+    assert body["detail"] == (
+        "the Idempotency-Key must be 1 to 255 printable ASCII characters, with no space at "
+        "either end"
+    )
     assert counts() == before
+
+
+@pytest.mark.parametrize("key", ["k", "a key with spaces", "~!@#$%^&*()"])
+def test_a_key_of_printable_ascii_with_spaces_inside_is_taken(floor, key):
+    response = post(bearer(floor.key), wagers_path(floor), TEN_ON_SMALL, key=key)
+    assert response.status_code == 201, response.content
+    assert ApiWrite.objects.get().idempotency_key == key
 
 
 def test_a_key_of_255_characters_is_taken(floor):

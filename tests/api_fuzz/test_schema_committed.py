@@ -293,7 +293,7 @@ def _errors(label: str) -> dict[str, Any]:
 @pytest.mark.parametrize("label", sorted(OPERATIONS))
 def test_every_operation_declares_its_errors_in_the_one_body(label):
     errors = _errors(label)
-    expected = {"401", "403", "404", "429", "503"}
+    expected = {"401", "403", "404", "414", "429", "503"}
     if label in WRITES:
         expected |= {"400", "413", "415", "422"}
     assert expected <= set(errors), f"{label}: {sorted(errors)}"
@@ -308,10 +308,11 @@ def test_every_operation_declares_its_errors_in_the_one_body(label):
 
 
 def test_a_400_is_declared_where_a_query_parameter_can_be_refused():
-    """A list without filters takes only page, page_size and ordering: none is refused (a
-    page past the last is a 404, an odd size or ordering is ignored)."""
-    assert "400" not in OPERATIONS["GET /api/v1/certificate-holders/"]["responses"]
+    """A record's read takes no query parameter: nothing to refuse. A list's page size that
+    is no integer is refused (a page past the last is a 404, an ordering on no field is
+    ignored): every list declares its 400."""
     assert "400" not in OPERATIONS["GET /api/v1/tables/{id}/"]["responses"]
+    assert "400" in OPERATIONS["GET /api/v1/certificate-holders/"]["responses"]
     assert "400" in OPERATIONS["GET /api/v1/rounds/"]["responses"]
     assert "400" in OPERATIONS["GET /api/v1/tables/{id}/compliance-report/"]["responses"]
     assert "409" in OPERATIONS["GET /api/v1/rules-submissions/{id}/par/"]["responses"]
@@ -389,8 +390,107 @@ def test_the_floor_and_par_sheets_are_typed_components():
 def test_the_table_filter_takes_an_id_or_a_number():
     for label in ("GET /api/v1/rounds/", "GET /api/v1/resolutions/", "GET /api/v1/wagers/"):
         (table,) = [p for p in OPERATIONS[label]["parameters"] if p["name"] == "table"]
-        assert table["schema"] == {"type": "string"}, label
+        assert table["schema"] == {"type": "string", "pattern": "^[^\\x00]*$"}, label
         assert "number" in table["description"], label
+        assert table["x-names-a-record"] == "table", label
+
+
+# --- the schema says what the server takes (issue 33, part 7) ------------------------------
+
+
+def _query(label: str) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in OPERATIONS[label].get("parameters", []) if p["in"] == "query"}
+
+
+@pytest.mark.parametrize("label", WRITES)
+def test_the_idempotency_key_s_schema_is_the_server_s_rule(label):
+    """Its length and characters, as casino/api/writes.py checks them, to the letter."""
+    from casino.api.writes import KEY_LENGTH, KEY_PATTERN
+
+    schema = _idempotency_key(OPERATIONS[label])["schema"]
+    assert schema == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": KEY_LENGTH,
+        "pattern": KEY_PATTERN,
+    }, label
+
+
+# Every query parameter that names one record, by the kind of record it names.
+RECORD_PARAMETERS = {
+    ("GET /api/v1/rounds/", "holder"): "certificate holder",
+    ("GET /api/v1/rounds/", "table"): "table",
+    ("GET /api/v1/wagers/", "round"): "round",
+    ("GET /api/v1/resolutions/", "wager"): "wager",
+    ("GET /api/v1/sets-in-play/", "equipment_set"): "equipment set",
+    ("GET /api/v1/device-events/", "device"): "device",
+    ("GET /api/v1/api-writes/", "token"): "API token",
+    ("GET /api/v1/audit-entries/", "actor"): "user",
+    ("GET /api/v1/ledger-lines/", "entry"): "ledger entry",
+}
+
+
+@pytest.mark.parametrize(("label", "name"), sorted(RECORD_PARAMETERS))
+def test_a_parameter_that_names_a_record_says_one_naming_none_is_refused(label, name):
+    parameter = _query(label)[name]
+    assert parameter["x-names-a-record"] == RECORD_PARAMETERS[label, name]
+    assert parameter["description"].endswith(
+        f"One that names no {RECORD_PARAMETERS[label, name]} is refused (400 `invalid` "
+        f"naming `{name}`)."
+    )
+
+
+def test_only_the_parameters_that_name_a_record_are_marked():
+    marked = {
+        (label, name)
+        for label in OPERATIONS
+        for name, parameter in _query(label).items()
+        if "x-names-a-record" in parameter
+    }
+    assert set(RECORD_PARAMETERS) <= marked
+    assert not {name for _, name in marked} - {
+        "holder", "table", "round", "wager", "equipment_set", "device", "token", "user", "actor",
+        "entry",
+    }  # fmt: skip
+
+
+def test_every_free_text_filter_refuses_u0000_in_its_pattern():
+    """A filter of any string takes the empty one, but none holding U+0000 (the database
+    cannot compare it): its pattern. A string parameter of no filter (ordering) is free."""
+    free = [
+        (label, name)
+        for label in OPERATIONS
+        for name, parameter in _query(label).items()
+        if parameter["schema"].get("type") == "string"
+        and not {"enum", "format"} & set(parameter["schema"])
+        and name not in ("ordering", "format")
+    ]
+    assert ("GET /api/v1/wagers/", "player") in free
+    for label, name in free:
+        assert _query(label)[name]["schema"].get("pattern") == "^[^\\x00]*$", (label, name)
+    assert "pattern" not in _query("GET /api/v1/wagers/")["ordering"]["schema"]
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "GET /api/v1/hold/",
+        "GET /api/v1/tables/{id}/hold/",
+        "GET /api/v1/tables/{id}/compliance-report/",
+    ],
+)
+def test_a_day_is_a_date_of_the_years_2000_to_2999(label):
+    from casino.api.hold import DAY_PATTERN
+
+    day = _query(label)["day"]
+    assert day["schema"] == {"type": "string", "format": "date", "pattern": DAY_PATTERN}
+    assert "2000-01-01 to 2999-12-31" in day["description"]
+
+
+def test_a_page_size_says_what_it_takes():
+    page_size = _query("GET /api/v1/rounds/")["page_size"]
+    assert page_size["schema"] == {"type": "integer"}
+    assert "1 to 500" in page_size["description"]
 
 
 def test_every_code_the_api_answers_is_in_the_enum():
