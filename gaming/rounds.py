@@ -59,7 +59,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
         submission, options = table_options_in_force(table, now)
         last = table.rounds.order_by("-number").first()
         # The game carries on from the last round unless the table has closed since.
-        carries = last is not None and (table.closed_at is None or table.closed_at < last.opened_at)
+        carries = last is not None and flow.game_carries(table.closed_at, last.opened_at)
         metrics.on_commit(metrics.ROUNDS_OPENED.labels(table.game).inc)
         return Round.objects.create(
             table=table,

@@ -33,6 +33,7 @@ from casino.floor_page import floor_build, floor_json, floor_read
 from casino.services.par import game_par
 from casino.versioned import read
 from games.rules.catalog import GAMES_BY_KEY
+from games.state_schema import SummaryField
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,12 @@ class FloorTableSerializer(_S.Serializer):
     devices = FloorDeviceSerializer(many=True)
     last_results = FloorResultSerializer(many=True)
     settlement_alert = SettlementAlertSerializer(allow_null=True)
+    state = SummaryField(
+        allow_null=True,
+        help_text="The table's state in a few keys, by game (the point and the shooter, the "
+        "drive, the bank...): after the round in progress's last event, else the last "
+        "round's; null for a table that never played. The round's own `state` has it all.",
+    )
 
 
 class FloorSerializer(_S.Serializer):

@@ -24,6 +24,7 @@ class Engine(Protocol):
     """
 
     game: str
+    kinds: tuple[str, ...]  # every wager kind of the game under any options (the schema's enum)
 
     def parse_options(self, raw: Mapping[str, object]) -> Any:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""

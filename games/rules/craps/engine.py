@@ -26,6 +26,7 @@ class CrapsEngine:
     """Craps and Mini-Craps, 58 Pa. Code ch. 623a, with the side wagers of ch. 623b."""
 
     game = "craps"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> CrapsOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""

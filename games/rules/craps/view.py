@@ -36,6 +36,9 @@ from games.rules.craps.table import (
 GAME = "craps"
 ODDS_KIND = bets.ODDS.key
 _LINE_KINDS = frozenset(t.key for t in bets.LINE_BETS)
+_EVERY = tuple(bet.kind for bet in every_bet())
+# Every kind under any options: the line bets, odds, then § 623a.3(a) and ch. 623b.
+KINDS = (*_EVERY[: len(bets.LINE_BETS)], ODDS_KIND, *_EVERY[len(bets.LINE_BETS) :])
 
 
 def state_summary(options: CrapsOptions, table: CrapsTable) -> dict[str, object]:

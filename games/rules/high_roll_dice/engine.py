@@ -34,6 +34,7 @@ from games.rules.high_roll_dice.settlement import (
 from games.rules.high_roll_dice.view import wagers_closed
 from games.rules.high_roll_dice.wagers import (
     EXTRA_ROLL,
+    KINDS,
     Kind,
     NotOffered,
     Placed,
@@ -64,6 +65,7 @@ class HighRollDiceEngine:
     """High Roll Dice (§ 675a) and its six-dice variation (§ 675a.6)."""
 
     game = "high_roll_dice"
+    kinds = KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> Options:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""

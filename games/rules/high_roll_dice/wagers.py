@@ -115,7 +115,7 @@ def parse_kind(text: str, dice: int) -> Kind | NotOffered:
 
 
 # Every kind either variation may have, in the order of § 675a.2(e) and § 675a.6(d).
-_CANDIDATES = (
+KINDS = (
     *(f"{PIP_STREET}:{face}" for face in range(1, 7)),
     *(f"{LIKE_KIND}:{count}" for count in range(2, 9)),
     NO_MATCH,
@@ -126,7 +126,7 @@ _CANDIDATES = (
 
 def every_kind(dice: int) -> tuple[Kind, ...]:
     """Every area the variation offers (those `parse_kind` takes), in the order of § 675a.2(e)."""
-    return tuple(kind for text in _CANDIDATES if isinstance(kind := parse_kind(text, dice), Kind))
+    return tuple(kind for text in KINDS if isinstance(kind := parse_kind(text, dice), Kind))
 
 
 def placement_refusal(

@@ -10,6 +10,7 @@ from games.rules.pai_gow.catalog import wager_catalog
 from games.rules.pai_gow.options import PaiGowOptions
 from games.rules.pai_gow.par import par_sheet
 from games.rules.pai_gow.table import (
+    KIND,
     PaiGowTable,
     bank_take,
     hands_reveal,
@@ -27,6 +28,7 @@ class PaiGowEngine:
     """Pai Gow (tiles), 58 Pa. Code ch. 621a."""
 
     game = "pai_gow"
+    kinds = (KIND,)
 
     def parse_options(self, raw: Mapping[str, object]) -> PaiGowOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""

@@ -24,6 +24,7 @@ class SicBoEngine:
     """Sic Bo, 58 Pa. Code ch. 625a."""
 
     game = "sic_bo"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> SicBoOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""

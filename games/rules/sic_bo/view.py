@@ -8,6 +8,7 @@ from games.rules.sic_bo.table import SicBoTable, shaker_can_malfunction
 from games.rules.sic_bo.wagers import every_bet
 
 GAME = "sic_bo"
+KINDS = tuple(bet.kind for bet in every_bet())  # § 625a.3, every number
 
 
 def state_summary(options: SicBoOptions, table: SicBoTable) -> dict[str, object]:

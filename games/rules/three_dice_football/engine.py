@@ -64,6 +64,7 @@ class ThreeDiceFootballEngine:
     """Three Dice Football, 58 Pa. Code chapter 661a."""
 
     game = "three_dice_football"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> FootballOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
