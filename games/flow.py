@@ -74,6 +74,7 @@ VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = Mappin
     }
 )
 
+
 def game_carries(table_closed_at: datetime | None, last_opened_at: datetime) -> bool:
     """The game state carries on from the table's last round (a Craps point, a Pai Gow
     bank's history) unless the table has closed since that round opened."""

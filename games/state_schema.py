@@ -219,6 +219,7 @@ class HighRollDiceSummarySerializer(_S.Serializer):
 
 # --- Three Dice Football --------------------------------------------------------------------
 
+
 class ThreeDiceFootballWagerSerializer(_wager_base(THREE_DICE_FOOTBALL_KINDS)):  # type: ignore[misc]
     type = _S.ChoiceField(choices=THREE_DICE_FOOTBALL_TYPES, help_text="§ 661a.3(b) or (d).")
 
@@ -228,7 +229,9 @@ class ThreeDiceFootballStateSerializer(_S.Serializer):
 
     game = _game("three_dice_football")
     game_number = _S.IntegerField(help_text="The game at the table, from 1.")
-    down = _S.ChoiceField(choices=THREE_DICE_FOOTBALL_DOWNS, help_text="The Down Puck (§ 661a.2(b)(5)).")
+    down = _S.ChoiceField(
+        choices=THREE_DICE_FOOTBALL_DOWNS, help_text="The Down Puck (§ 661a.2(b)(5))."
+    )
     yard_line = _S.IntegerField(help_text="The Yard Marker: yards to the end zone.")
     play = _S.IntegerField(help_text="The Game Length Puck: the play about to be thrown.")
     quarterback = _S.IntegerField(help_text="The Quarterback with the dice, from 1.")

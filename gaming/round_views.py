@@ -63,9 +63,7 @@ def round_next(round_: Round, engine: Engine, options: Any, state: Any) -> dict[
     events += [event for event in now if event in flow.RESULT_EVENTS[game]]
     if game in flow.NO_ROLL_RETHROW:  # Sic Bo's no roll is the engine's own, above
         events.append("no_roll")
-    voids = [
-        section for section, (event, _) in flow.VOIDS.get(game, {}).items() if event in now
-    ]
+    voids = [section for section, (event, _) in flow.VOIDS.get(game, {}).items() if event in now]
     kinds = list(engine.kinds_now(options, state)) if wagering and "wagers" in now else []
     return {"events": events, "wagers": kinds, "voids": voids}
 
