@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from casino.models import RulesSubmission
@@ -113,3 +114,14 @@ def test_a_table_with_no_submission_in_force_offers_nothing():
     _, body = catalog_of("sic_bo", with_submission=False)
     assert (body["rules_submission"], body["wagers"], body["house_edges"]) == (None, [], "none")
     assert "601a.2" in body["detail"]
+
+
+def test_docs_api_lists_every_kind_of_every_game():
+    text = (settings.BASE_DIR / "docs" / "api.md").read_text()
+    missing = [
+        (game, kind)
+        for game in SHAPES
+        for kind in engine_get(game).kinds
+        if f"`{kind}`" not in text
+    ]
+    assert missing == []
