@@ -25,7 +25,7 @@ from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
 from games.services import ledger
 from games.services.outbox import requests_send
-from games.services.round_state import round_locked, round_now, state_checked
+from games.services.round_state import opened_keep, round_locked, round_now, state_checked
 from games.services.rounds import (
     PLAYER_MAX_LENGTH,
     RUN,
@@ -61,7 +61,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
         # The game carries on from the last round unless the table has closed since.
         carries = last is not None and flow.game_carries(table.closed_at, last.opened_at)
         metrics.on_commit(metrics.ROUNDS_OPENED.labels(table.game).inc)
-        return Round.objects.create(
+        opened = Round.objects.create(
             table=table,
             number=last.number + 1 if last else 1,
             game=table.game,
@@ -71,6 +71,8 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
             opened_at=now,
             opened_by=acting_person(by),
         )
+        opened_keep(opened)
+        return opened
 
 
 # --- wagering -------------------------------------------------------------------------------

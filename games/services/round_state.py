@@ -259,6 +259,15 @@ def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0
     return after
 
 
+def opened_keep(round_: Round) -> None:
+    """A round just opened: its state (the table as its previous round left it, or a fresh
+    table) into the cache once its transaction commits, at seq 0, so its first event and
+    every read of it find the state there instead of replaying its predecessor."""
+    engine = engine_get(round_.game)
+    options = engine.parse_options(round_.options)
+    _keep_on_commit(round_, Now(engine, options, state_in(round_), seq=0, wagers=0))
+
+
 def _key(round_: Round) -> str:
     # The database's name and the round's own token: two databases sharing one Redis, or a
     # round that reuses an id, never share an entry.
