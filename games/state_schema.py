@@ -353,30 +353,26 @@ class NextSerializer(_S.Serializer):
     )
 
 
-@extend_schema_field(TABLE_STATE)
-class StateField(_S.Field):
-    """The round's `state`: its table after its last event (gaming.round_views)."""
+def _view_field(key: str, schema: Any) -> type[_S.Field]:
+    """A round's field read from its view (gaming.round_views: `state` or `next`), typed in
+    the schema as `schema`."""
 
-    def __init__(self, view: Any, **kwargs: Any) -> None:
-        self.view = view
-        super().__init__(source="*", read_only=True, **kwargs)
+    @extend_schema_field(schema)
+    class ViewField(_S.Field):
+        def __init__(self, view: Any, **kwargs: Any) -> None:
+            self.view = view
+            super().__init__(source="*", read_only=True, **kwargs)
 
-    def to_representation(self, round_: Any) -> Any:
-        """The round's view's state."""
-        return self.view(round_)["state"]
+        def to_representation(self, round_: Any) -> Any:
+            """The round's view's `key`."""
+            return self.view(round_)[key]
+
+    return ViewField
 
 
-@extend_schema_field(NextSerializer)
-class NextField(_S.Field):
-    """The round's `next`."""
-
-    def __init__(self, view: Any, **kwargs: Any) -> None:
-        self.view = view
-        super().__init__(source="*", read_only=True, **kwargs)
-
-    def to_representation(self, round_: Any) -> Any:
-        """The round's view's next."""
-        return self.view(round_)["next"]
+# The round's `state` (its table after its last event) and `next`.
+StateField = _view_field("state", TABLE_STATE)
+NextField = _view_field("next", NextSerializer)
 
 
 @extend_schema_field(TABLE_SUMMARY)

@@ -7,7 +7,6 @@ PAR sheet's and `kinds_now`'s own list.
 
 from decimal import Decimal
 
-from games.rules.core import RuleViolation
 from games.rules.core.offer import Moment, Offer, Payout, posted
 from games.rules.craps import bets, paytables
 from games.rules.craps.bets import Bet, every_bet
@@ -20,7 +19,7 @@ from games.rules.craps.placement import (
     REMOVAL,
     TIMING,
     UNITS,
-    offered_check,
+    offered,
 )
 
 MADE_ANY_TIME = Moment(ANY_TIME, "623a.4(a)")
@@ -31,18 +30,10 @@ _ODDS_LIMIT = "odds are limited by the bet they support: up to the table's multi
 
 def wager_catalog(options: CrapsOptions) -> tuple[Offer, ...]:
     """Every wager the table offers, in the order of § 623a.3(a), odds after the line bets."""
-    offers = [_offer(options, bet) for bet in every_bet() if _offered(bet, options)]
+    offers = [_offer(options, bet) for bet in every_bet() if offered(bet, options)]
     lines = sum(1 for offer in offers if offer.kind in _LINE_KINDS)
     offers.insert(lines, _odds_offer(options))
     return tuple(offers)
-
-
-def _offered(bet: Bet, options: CrapsOptions) -> bool:
-    try:
-        offered_check(bet, options)
-    except RuleViolation:
-        return False
-    return True
 
 
 def _offer(options: CrapsOptions, bet: Bet) -> Offer:

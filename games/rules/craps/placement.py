@@ -243,6 +243,16 @@ def offered_check(bet: Bet, options: CrapsOptions) -> None:
             )
 
 
+def offered(bet: Bet, options: CrapsOptions) -> bool:
+    """Whether the table may offer the wager (`offered_check` passes): what the PAR sheet
+    prices and the catalog lists, by the rule that takes wagers."""
+    try:
+        offered_check(bet, options)
+    except RuleViolation:
+        return False
+    return True
+
+
 def timing_check(
     bet: Bet, point: int | None, shooter_has_come_out: bool, series_started: bool
 ) -> None:
