@@ -767,13 +767,15 @@ class Answer:
     body: bytes
 
 
-def wsgi_call(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> Answer:
+def wsgi_call(
+    method: str, path: str, headers: dict[str, str], body: bytes = b"", query: str = ""
+) -> Answer:
     """A request through casino.wsgi's handler in this process, as gunicorn calls it (the
     request_started and request_finished signals included, unlike Django's test client)."""
     from casino.wsgi import application
 
     environ = {
-        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query,
         "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
         "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1", "wsgi.url_scheme": "http",
         "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "wsgi.version": (1, 0),
@@ -829,6 +831,7 @@ def measured(label: str, request: Callable[[], Answer], samples: int) -> Counted
 
 def in_process(floor: Floor, args: argparse.Namespace) -> tuple[list[Counted], list[str]]:
     """Each endpoint through the WSGI handler, and a wager's time as its round grows."""
+    from casino.floor_page import floor_build
     from games.models import RoundEvent
 
     token = {"Authorization": f"Bearer {floor.key}", "Accept": "application/json"}
@@ -846,10 +849,26 @@ def in_process(floor: Floor, args: argparse.Namespace) -> tuple[list[Counted], l
     def floor_read() -> Answer:
         return wsgi_call("GET", "/api/v1/floor/", token)
 
+    def floor_built() -> Answer:
+        # What a read pays when the cache's entry is gone (once a second at most, or after
+        # a change): the snapshot built afresh, as FloorView's cache miss builds it.
+        return Answer(200, floor_build(holder_id=table.holder_id))
+
     wager = wager_at(floor.rounds[table.pk])
     counted = [
         measured(LABELS[HEALTH], lambda: wsgi_call("GET", "/health/", {}), args.samples),
         measured(LABELS[FLOOR], floor_read, args.samples),
+        measured("  the snapshot built (a cache miss)", floor_built, args.samples),
+        measured(
+            "GET /api/v1/rounds/{id}/",
+            lambda: wsgi_call("GET", f"/api/v1/rounds/{floor.rounds[table.pk]}/", token),
+            args.samples,
+        ),
+        measured(
+            "GET /api/v1/rounds/ (page of 50)",
+            lambda: wsgi_call("GET", "/api/v1/rounds/", token, query="page_size=50"),
+            args.samples,
+        ),
         measured(LABELS[WAGER], wager, args.samples),
         measured(LABELS[REPLAY], wager_at(floor.rounds[table.pk], replay_key), args.samples),
     ]

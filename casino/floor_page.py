@@ -51,6 +51,7 @@ from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
 from games.services.fairness import floor_fairness
 from games.services.hold import current_gaming_day, floor_hold
+from gaming.round_views import floor_summaries
 from gaming.waits import WaitedDevice, ended_annotation, waiting_data, waiting_of
 
 VIEW = "casino.view_table"
@@ -87,6 +88,7 @@ _TABLE = (
     "status",
     "status_changed_at",
     "automated_shaker",
+    "closed_at",
 )
 _REQUEST = (  # the round in progress's settlement request, for its alert
     "id",
@@ -101,12 +103,14 @@ _REQUEST = (  # the round in progress's settlement request, for its alert
     "first_failed_at",
     "last_failed_at",
 )
+# The round's own columns its state is read by (gaming.round_views.floor_summaries).
+_STATE = ("game", "options", "cache_token", "previous_id")
 _CURRENT = (
-    *("id", "table_id", "number", "status", "opened_at", "wager_count", "wagered"),
-    *("closed_at", "options", "wait_ended"),  # for a wait on a device (gaming/waits.py)
+    *("id", "table_id", "number", "status", "opened_at", "wager_count", "wagered", *_STATE),
+    *("closed_at", "wait_ended"),  # for a wait on a device (gaming/waits.py), with options
     *(f"settlement_request__{name}" for name in _REQUEST),
 )
-_RESULT = ("id", "table_id", "number", "game", "status", "result_at")
+_RESULT = ("id", "table_id", "number", "status", "result_at", "opened_at", *_STATE)
 _SET = (
     "table_id",
     "composition",
@@ -178,6 +182,7 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
     for device in found:
         devices.setdefault(device["table_id"], []).append(device)
     urls = _AdminUrls()
+    states = _states(rows, current, results)
 
     return {
         "at": now.isoformat(),
@@ -191,6 +196,7 @@ def floor_snapshot(*, now: datetime, tables: QuerySet[Table] | None = None) -> d
                 devices.get(table["id"], []),
                 seen,
                 urls,
+                states.get(table["id"]),
             )
             for table in rows
         ],
@@ -284,6 +290,7 @@ def _table(
     devices: list[Row],
     seen: Mapping[int, Seen],
     urls: _AdminUrls,
+    state: dict[str, Any] | None,
 ) -> dict[str, Any]:
     game = GAMES_BY_KEY.get(table["game"])
     in_play = {row["composition"] for row in sets}
@@ -313,7 +320,35 @@ def _table(
         "last_results": [_result(round_, urls) for round_ in results],
         "settlement_alert": _alert(current, now, urls),
         "device_wait": _device_wait(table, current, devices, now),
+        "state": state,
     }
+
+
+def _states(
+    tables: Sequence[Row], current: Mapping[int, Row], results: Mapping[int, list[Row]]
+) -> dict[int, Any]:
+    """Each table's summary of its state (the point, the shooter, the drive ...), by table id:
+    after its round in progress's last event, else after its last round (a fresh table's if
+    it closed since); none for a table that never played. From the shared cache, with the
+    rows already read (gaming.round_views.floor_summaries)."""
+    latest: dict[int, Round] = {}
+    fresh = set()
+    for table in tables:
+        row = current.get(table["id"])
+        if row is None and results.get(table["id"]):
+            row = results[table["id"]][0]
+            if not flow.game_carries(table["closed_at"], row["opened_at"]):
+                fresh.add(row["id"])
+        if row is not None:
+            # An unsaved Round from the values, as the cache's key and a replay read it.
+            latest[table["id"]] = Round(
+                pk=row["id"],
+                table_id=table["id"],
+                status=row["status"],
+                **{name: row[name] for name in _STATE},
+            )
+    summaries = floor_summaries(list(latest.values()), fresh)
+    return {table_id: summaries[round_.pk] for table_id, round_ in latest.items()}
 
 
 def _round(round_: Row, urls: _AdminUrls) -> dict[str, Any]:

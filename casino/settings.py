@@ -268,6 +268,31 @@ SPECTACULAR_SETTINGS = {
         "DeviceWaitReportEnum": "devices.rules.WAIT_REPORTS",
         "DeviceWaitWayEnum": "devices.rules.WAYS",
         "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
+        # Named so that a field of the same name with other choices never renames them.
+        "GameEnum": "games.rules.catalog.game_choices",
+        "VariantEnum": "games.rules.catalog.variant_choices",
+        # A round's table (games/state_schema.py): each game's shape and its wager kinds.
+        "CrapsGameEnum": "games.state_schema.CRAPS_GAME",
+        "SicBoGameEnum": "games.state_schema.SIC_BO_GAME",
+        "HighRollDiceGameEnum": "games.state_schema.HIGH_ROLL_DICE_GAME",
+        "ThreeDiceFootballGameEnum": "games.state_schema.THREE_DICE_FOOTBALL_GAME",
+        "PaiGowEnum": "games.state_schema.PAI_GOW_GAME",  # the game and its one kind
+        "CrapsVariantEnum": "games.state_schema.CRAPS_VARIANTS",
+        "CrapsCallEnum": "games.state_schema.CRAPS_CALLS",
+        "SicBoShakerEnum": "games.state_schema.SIC_BO_SHAKERS",
+        "HighRollDiceDiceEnum": "games.state_schema.HIGH_ROLL_DICE_DICE",
+        "ThreeDiceFootballDownEnum": "games.state_schema.THREE_DICE_FOOTBALL_DOWNS",
+        "ThreeDiceFootballWagerTypeEnum": "games.state_schema.THREE_DICE_FOOTBALL_TYPES",
+        "PaiGowPlaceEnum": "games.state_schema.PAI_GOW_PLACES",
+        "PaiGowStyleEnum": "games.state_schema.PAI_GOW_STYLES",
+        "PaiGowHandStateEnum": "games.state_schema.PAI_GOW_HAND_STATES",
+        "CrapsKindEnum": "games.state_schema.CRAPS_KINDS",
+        "SicBoKindEnum": "games.state_schema.SIC_BO_KINDS",
+        "HighRollDiceKindEnum": "games.state_schema.HIGH_ROLL_DICE_KINDS",
+        "ThreeDiceFootballKindEnum": "games.state_schema.THREE_DICE_FOOTBALL_KINDS",
+        "WagerKindEnum": "games.state_schema.WAGER_KINDS",
+        "NextEventEnum": "games.state_schema.NEXT_EVENTS",
+        "VoidSectionEnum": "games.state_schema.VOID_SECTIONS",
     },
 }
 # Failed sign-ins (admin, floor page, API login) allowed per username and per address in

@@ -52,3 +52,27 @@ def seen_of(devices: Iterable[tuple[int, str, datetime | None]]) -> dict[int, Se
         else:
             found[pk] = Seen(last_seen_at, live=False, unreachable=unreachable)
     return found
+
+
+EXTRA_ROLL_KINDS = ("extra_roll_device", "extra_roll_lockout")
+
+
+def extra_roll_devices(table_ids: Iterable[int]) -> dict[int, dict[str, object]]:
+    """The Extra Roll devices of these tables (§ 675a.1(c)), each table's in one mapping:
+    the wagering device at each betting position and the lock-out control, with their
+    status; a table with none is absent. One query for them all."""
+    found: dict[int, dict[str, object]] = {}
+    rows = (
+        Device.objects.filter(table_id__in=list(table_ids), kind__in=EXTRA_ROLL_KINDS)
+        .exclude(status=Device.Status.RETIRED)
+        .order_by("table_id", "position")
+        .values("table_id", "kind", "position", "serial_number", "status")
+    )
+    for row in rows:
+        devices = found.setdefault(row["table_id"], {"extra_roll": [], "lock_out": None})
+        device = {"serial": row["serial_number"], "status": row["status"]}
+        if row["kind"] == "extra_roll_lockout":
+            devices["lock_out"] = device
+        else:
+            devices["extra_roll"].append({"position": row["position"], **device})  # type: ignore[attr-defined]
+    return found

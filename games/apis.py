@@ -35,7 +35,9 @@ from casino.rules.text import PLAYER_NAME_MAX_LENGTH
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
 from games.rules.core.money import AMOUNT_GIVEN
 from games.services.round_state import round_locked_at
+from games.state_schema import NextField, StateField
 from gaming import rounds
+from gaming.round_views import round_view, rounds_view
 from gaming.waits import round_waiting, waiting_data
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
@@ -47,11 +49,34 @@ class RoundEventSerializer(serializers.ModelSerializer):
         fields = ["seq", "event", "payload", "source", "entered_by", "device", "at", "cite"]
 
 
+def table_view(round_: Round) -> dict[str, Any]:
+    """The round's `state` and `next` (gaming.round_views), read once a representation: a
+    page's are read together beforehand (`views_attach`)."""
+    view = getattr(round_, "_table_view", None)
+    if view is None:
+        view = round_._table_view = round_view(round_)
+    return view
+
+
+def views_attach(page: list[Round]) -> list[Round]:
+    """The page's rounds, each with its `state` and `next` read in one go."""
+    views = rounds_view(page)
+    for round_ in page:
+        round_._table_view = views[round_.pk]
+    return page
+
+
 class RoundSerializer(serializers.ModelSerializer):
     device_wait = serializers.SerializerMethodField(
         help_text='The device the round waits on since "no more bets" (null: none), with '
         "the ways out the rules allow; `alert` once it has waited CASINO_DEVICE_WAIT_SECONDS."
     )
+    state = StateField(
+        table_view,
+        help_text="The table as the engine holds it after the round's last event: one "
+        "shape per game, named by `game` (docs/api.md, The table's state).",
+    )
+    next = NextField(table_view, help_text="What the round takes now.")
 
     class Meta:
         model = Round
@@ -70,6 +95,8 @@ class RoundSerializer(serializers.ModelSerializer):
             "result_at",
             "settled_at",
             "device_wait",
+            "state",
+            "next",
         ]
 
     @extend_schema_field(DeviceWaitSerializer(allow_null=True))
@@ -204,9 +231,15 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         return RoundDetailSerializer if self.action == "retrieve" else RoundSerializer
 
     def get_queryset(self):
-        """Events fetched with the round they belong to."""
-        rows = super().get_queryset()
+        """Events fetched with the round they belong to; the table, whose status says
+        whether wagering is open (`next`)."""
+        rows = super().get_queryset().select_related("table")
         return rows.prefetch_related("events") if self.action == "retrieve" else rows
+
+    def paginate_queryset(self, queryset):
+        """The page, each round's `state` and `next` read together."""
+        page = super().paginate_queryset(queryset)
+        return None if page is None else views_attach(list(page))
 
     def get_object(self) -> Round:
         """One of the caller's rounds; a write (in its recorded transaction) takes it
@@ -226,6 +259,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
 
     def _answer(self, round_: Round, status: int = 200) -> Response:
         round_.refresh_from_db()
+        round_.__dict__.pop("_table_view", None)  # read after the write, once
         return Response(represented(RoundDetailSerializer, round_), status=status)
 
     def _event_enter(

@@ -6,6 +6,7 @@ decide. A round is one pass through wagering, "no more bets" and a result; for C
 Three Dice Football that is one throw, and the table's game state carries into the next.
 """
 
+from datetime import datetime
 from types import MappingProxyType
 
 from games.rules.core import cite
@@ -75,6 +76,13 @@ VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = Mappin
         ),
     }
 )
+
+
+def game_carries(table_closed_at: datetime | None, last_opened_at: datetime) -> bool:
+    """The game state carries on from the table's last round (a Craps point, a Pai Gow
+    bank's history) unless the table has closed since that round opened."""
+    return table_closed_at is None or table_closed_at < last_opened_at
+
 
 # Wager kinds that are a fee, not a stake at risk: what they cost goes to fees.
 # Games where a stake can be reduced after it is placed (§ 623a.4(d): a don't bet), so the

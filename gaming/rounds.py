@@ -28,7 +28,7 @@ from games.rules.core import MalformedInput
 from games.rules.core.money import amount_given
 from games.services import ledger
 from games.services.outbox import requests_send
-from games.services.round_state import round_locked, round_now, state_checked
+from games.services.round_state import opened_keep, round_locked, round_now, state_checked
 from games.services.rounds import (
     RUN,
     event_append,
@@ -61,9 +61,9 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
         submission, options = table_options_in_force(table, now)
         last = table.rounds.order_by("-number").first()
         # The game carries on from the last round unless the table has closed since.
-        carries = last is not None and (table.closed_at is None or table.closed_at < last.opened_at)
+        carries = last is not None and flow.game_carries(table.closed_at, last.opened_at)
         metrics.on_commit(metrics.ROUNDS_OPENED.labels(table.game).inc)
-        return Round.objects.create(
+        opened = Round.objects.create(
             table=table,
             number=last.number + 1 if last else 1,
             game=table.game,
@@ -73,6 +73,8 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
             opened_at=now,
             opened_by=acting_person(by),
         )
+        opened_keep(opened)
+        return opened
 
 
 # --- wagering -------------------------------------------------------------------------------

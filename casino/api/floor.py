@@ -6,13 +6,19 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api import hold as hold_api
+from casino.api.catalog import CATALOGS
 from casino.api.errors import ApiError
 from casino.api.fairness import FairnessActions
 from casino.api.permissions import scoped
@@ -32,6 +38,7 @@ from casino.models import (
 from casino.reports import report_rows, table_day_report
 from casino.rules.equipment import COMPOSITIONS, REASONS
 from casino.services import equipment, layouts, submissions
+from casino.services.catalog import table_catalog
 from casino.services.par import submission_par_request
 from casino.services.tables import table_suspend
 from gaming.tables import table_close, table_open
@@ -292,6 +299,20 @@ class TableViewSet(ReadOnly):
         hold, theoretical win, standard deviation, z-score and alert, with the day's shifts
         and Rules Submission versions (docs/statistics.md)."""
         return hold_api.table_hold_answer(request, self.get_object())
+
+    @extend_schema(
+        responses=PolymorphicProxySerializer(
+            component_name="WagerCatalog",
+            serializers=CATALOGS,
+            resource_type_field_name="game",
+        )
+    )
+    @action(detail=True, methods=["get"])
+    def wagers(self, request: Request, pk: str) -> Response:
+        """What the table offers under the Rules Submission in force: every wager kind with
+        its name, paytable, when it may be made, reduced and removed, its minimum and
+        maximum, its section and its house edge from the stored PAR sheet."""
+        return Response(table_catalog(self.get_object(), _now()))
 
     def handle_exception(self, exc: Exception) -> Response:
         """Errors keep the one JSON body, CSV asked for or not."""

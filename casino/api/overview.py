@@ -35,6 +35,7 @@ from casino.versioned import read
 from devices import rules as device_rules
 from devices.models import Device
 from games.rules.catalog import GAMES_BY_KEY
+from games.state_schema import SummaryField
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +178,12 @@ class FloorTableSerializer(_S.Serializer):
     settlement_alert = SettlementAlertSerializer(allow_null=True)
     device_wait = DeviceWaitSerializer(
         allow_null=True, help_text="The round in progress waiting on a device, if it is."
+    )
+    state = SummaryField(
+        allow_null=True,
+        help_text="The table's state in a few keys, by game (the point and the shooter, the "
+        "drive, the bank...): after the round in progress's last event, else the last "
+        "round's; null for a table that never played. The round's own `state` has it all.",
     )
 
 

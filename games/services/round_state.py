@@ -16,7 +16,7 @@ reached costs a replay, never a wrong answer.
 import contextvars
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -259,6 +259,15 @@ def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0
     return after
 
 
+def opened_keep(round_: Round) -> None:
+    """A round just opened: its state (the table as its previous round left it, or a fresh
+    table) into the cache once its transaction commits, at seq 0, so its first event and
+    every read of it find the state there instead of replaying its predecessor."""
+    engine = engine_get(round_.game)
+    options = engine.parse_options(round_.options)
+    _keep_on_commit(round_, Now(engine, options, state_in(round_), seq=0, wagers=0))
+
+
 def _key(round_: Round) -> str:
     # The database's name and the round's own token: two databases sharing one Redis, or a
     # round that reuses an id, never share an entry.
@@ -271,34 +280,119 @@ def _cached(round_: Round, engine: Engine, options: Any) -> Now | None:
     after it (`_keep`), played from this process's own last state of the round when the
     events after that are all in the entry (no state read, no unpickling), else from the
     pickled state."""
-    key = _key(round_)
+    return _cached_many([(round_, engine, options)]).get(round_.pk)
+
+
+def _cached_many(rounds: Sequence[tuple[Round, Engine, Any]]) -> dict[int, Now]:
+    """`_cached` for several rounds at once, by round pk: the entries in one read of the
+    cache, the pickled states they need in a second (none when this process holds them)."""
+    keys = {round_.pk: _key(round_) for round_, _, _ in rounds}
+    starts: dict[int, tuple[Any, int]] = {}  # pk -> (state, its seq): this process's own
+    wanted: dict[int, str] = {}  # pk -> the key of the pickled state to read
     try:
-        entry = cache.get(key)
-        mine = _written.get(key)
-        if not entry or "state_seq" not in entry:  # none, or written before the tail
-            return None
-        seq, base_seq, tail = entry["seq"], entry["state_seq"], entry["tail"]
-        if mine is not None and base_seq <= mine.seq <= seq:
-            # This process kept the same round at a seq the entry covers: the same events,
-            # so the same (immutable) state, with only the entry's events after it to play.
-            start, since = mine.state, mine.seq
-        else:
-            pickled = cache.get(_state_key(key, base_seq))
-            start, since = _loaded(pickled), base_seq
-            if start is None:
-                return None
+        entries = cache.get_many(list(keys.values()))
+        for pk, key in keys.items():
+            entry, mine = entries.get(key), _written.get(key)
+            if not entry or "state_seq" not in entry:  # none, or written before the tail
+                continue
+            if mine is not None and entry["state_seq"] <= mine.seq <= entry["seq"]:
+                # This process kept the same round at a seq the entry covers: the same
+                # events, so the same (immutable) state, with only the entry's events after
+                # it to play.
+                starts[pk] = (mine.state, mine.seq)
+            else:
+                wanted[pk] = _state_key(key, entry["state_seq"])
+        pickled = cache.get_many(list(wanted.values())) if wanted else {}
     except Exception as error:  # the cache is down: the record answers
         log.warning("round state cache unreadable: %s", error)
-        return None
-    events = [event for event in tail if event[0] > since]
-    if [event[0] for event in events] != list(range(since + 1, seq + 1)):
-        return None  # not a whole run of events: the record answers
-    try:
-        state, _ = play(engine, options, start, events)
-    except Exception as error:  # an entry no engine plays: the record answers
-        log.warning("round state cache entry not played: %r", error)
-        return None
-    return Now(engine, options, state, seq, entry["wagers"], True, base_seq, tail)
+        return {}
+    for pk, state_key in wanted.items():
+        start = _loaded(pickled.get(state_key))
+        if start is not None:
+            starts[pk] = (start, entries[keys[pk]]["state_seq"])
+    found: dict[int, Now] = {}
+    for round_, engine, options in rounds:
+        if round_.pk not in starts:
+            continue
+        start, since = starts[round_.pk]
+        entry = entries[keys[round_.pk]]
+        seq, tail = entry["seq"], entry["tail"]
+        events = [event for event in tail if event[0] > since]
+        if [event[0] for event in events] != list(range(since + 1, seq + 1)):
+            continue  # not a whole run of events: the record answers
+        try:
+            state, _ = play(engine, options, start, events)
+        except Exception as error:  # an entry no engine plays: the record answers
+            log.warning("round state cache entry not played: %r", error)
+            continue
+        found[round_.pk] = Now(
+            engine, options, state, seq, entry["wagers"], True, entry["state_seq"], tail
+        )
+    return found
+
+
+def states_read(
+    rounds: Sequence[Round], *, cache_first: bool = False
+) -> dict[int, tuple[Engine, Any, Any]]:
+    """Each round's engine, options and state after its last recorded event, to show it
+    (nothing locked, nothing written), by round pk: a round this transaction moved, as it
+    moved it (its write is not in the cache until it commits); a settled round's from its
+    row (`state_after`); one in progress from the cache, else from its events.
+
+    `cache_first`: the rounds were read without their rows' states (the floor reads
+    values): a settled round's comes from the cache too (its entry is kept a day), and only
+    those the cache lacks are read from their rows, in one query."""
+    read: dict[int, tuple[Engine, Any, Any]] = {}
+    from_cache = []
+    from_row = []
+    for round_ in rounds:
+        known = getattr(round_, "_now", None)
+        if known is not None and _locked_here(round_):
+            read[round_.pk] = (known.engine, known.options, known.state)
+            continue
+        engine = engine_get(round_.game)
+        options = engine.parse_options(round_.options)
+        settled = round_.status == Round.Status.SETTLED
+        if settled and not cache_first:
+            read[round_.pk] = (engine, options, state_after(round_))
+        else:
+            from_cache.append((round_, engine, options))
+    cached = _cached_many(from_cache) if from_cache else {}
+    replayed = []
+    for round_, engine, options in from_cache:
+        now = cached.get(round_.pk)
+        if now is not None:
+            read[round_.pk] = (engine, options, now.state)
+        elif round_.status == Round.Status.SETTLED:
+            from_row.append((round_, engine, options))
+        else:
+            replayed.append((round_, engine, options))
+    if from_row:
+        rows = Round.objects.in_bulk([round_.pk for round_, _, _ in from_row])
+        for round_, engine, options in from_row:
+            read[round_.pk] = (engine, options, state_after(rows[round_.pk]))
+    if replayed:
+        read.update(_replayed(replayed))
+    return read
+
+
+def _replayed(rounds: Sequence[tuple[Round, Engine, Any]]) -> dict[int, tuple[Engine, Any, Any]]:
+    """The rounds' states from their events, as `_rebuilt` plays one, for several rounds in
+    two queries: their events, and the rounds they continue (whose states start them)."""
+    events: dict[int, list[Event]] = {}
+    recorded = RoundEvent.objects.filter(round_id__in=[r.pk for r, _, _ in rounds])
+    for round_id, *event in recorded.order_by("round_id", "seq").values_list(
+        "round_id", "seq", "event", "payload"
+    ):
+        events.setdefault(round_id, []).append(tuple(event))  # type: ignore[arg-type]
+    previous = Round.objects.in_bulk([r.previous_id for r, _, _ in rounds if r.previous_id])
+    read = {}
+    for round_, engine, options in rounds:
+        if round_.previous_id is not None:
+            round_.previous = previous[round_.previous_id]  # state_in reads it
+        state, _ = play(engine, options, state_in(round_), events.get(round_.pk, []))
+        read[round_.pk] = (engine, options, state)
+    return read
 
 
 def _loaded(pickled: bytes | None) -> Any:

@@ -1,4 +1,5 @@
-"""A client generated from the committed schema plays a whole Sic Bo round (issue 22).
+"""A client generated from the committed schema plays a whole Sic Bo round (issue 22), and
+reads a Craps round's point as a typed field (issue 33).
 
 openapi-python-client (pinned in requirements-dev.txt) generates a Python package from
 docs/api/openapi.yaml, without a warning; every module of it imports. Then, against a real
@@ -7,7 +8,10 @@ integrator's token plays through the generated functions only: open a round at a
 Sic Bo table, wagers with an Idempotency-Key, the same key again (the same answer, marked
 Idempotent-Replayed, nothing placed twice), no more bets, the throw, the worker's
 settlement, the resolutions and the ledger entry, and refusals read as the generated
-`Error` model (a 422 `refused`, a 404 `not_found`).
+`Error` model (a 422 `refused`, a 404 `not_found`). Then at a Craps table: a Pass Bet, a
+come out 4-4, the worker's settlement, and the point 8 read as `state.point` of the
+generated `CrapsState`, in the round, in the next one and on the floor (`CrapsSummary`),
+and the table's catalog as the generated `CrapsCatalog`.
 
 The floor is built by tests/casino/floor_fixtures.py in a `manage.py shell` of the same
 environment, as the fixtures of the in-process tests build it. Without PostgreSQL, Redis
@@ -47,8 +51,8 @@ SCHEMA = ROOT / "docs" / "api" / "openapi.yaml"
 PACKAGE = "floor_client"
 GENERATOR_CONFIG = f"package_name_override: {PACKAGE}\npost_hooks: []\n"
 
-# Builds a manual Sic Bo table, open, its devices heard from, and an integrator's token:
-# printed as one JSON line.
+# Builds a manual Sic Bo table and a manual Craps table, open, their devices heard from, and
+# an integrator's token: printed as one JSON line.
 FLOOR_SCRIPT = """
 import json
 from django.utils import timezone
@@ -57,11 +61,13 @@ from tests.casino.floor_fixtures import compliant_table, operations, staff
 
 now = timezone.now()
 floor = compliant_table("sic_bo", number="SB-01", now=now, open_table=True)
+craps = compliant_table("craps", number="CR-01", now=now, open_table=True)
 integrator = staff("gen_integrator", "integrator")
 _, key = token_issue(
     user=integrator, holder=floor.table.holder, name="generated", by=operations(), now=now
 )
-print(json.dumps({"key": key, "table": floor.table.pk, "number": floor.table.number}))
+print(json.dumps({"key": key, "table": floor.table.pk, "number": floor.table.number,
+                  "craps": craps.table.pk}))
 """
 
 
@@ -130,6 +136,7 @@ def test_a_generated_client_plays_a_sic_bo_round_against_a_live_server(tmp_path:
                 base_url=base, token=floor["key"], raise_on_unexpected_status=True, timeout=30
             )
             play(package, models, client, floor)
+            craps_point(package, models, client, floor["craps"])
 
 
 def play(package: ModuleType, models: ModuleType, client: Any, floor: dict[str, Any]) -> None:
@@ -246,3 +253,68 @@ def play(package: ModuleType, models: ModuleType, client: Any, floor: dict[str, 
     missing = call("rounds", "rounds_retrieve", 10**17)
     assert missing.status_code == 404
     assert missing.parsed.code == models.ErrorCodeEnum.NOT_FOUND
+
+
+def settled_wait(call: Any, models: ModuleType, round_id: int) -> Any:
+    """The round once the worker has settled it (a minute at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        now = call("rounds", "rounds_retrieve", round_id).parsed
+        if now.status == models.RoundStatusEnum.SETTLED:
+            return now
+        assert time.monotonic() < deadline, f"not settled in 60 s: {now.status}"
+        time.sleep(0.5)
+
+
+def craps_point(package: ModuleType, models: ModuleType, client: Any, table: int) -> None:
+    """58 Pa. Code § 623a.3(a)(1): a come out 4-4 makes the point 8, read as a typed field."""
+
+    def call(tag: str, operation: str, *args: Any, **kwargs: Any) -> Any:
+        return fn(package, tag, operation).sync_detailed(*args, client=client, **kwargs)
+
+    def key() -> str:
+        return str(uuid.uuid4())
+
+    opened = call("rounds", "rounds_create", body=models.RoundOpenRequest(table=table),
+                  idempotency_key=key()).parsed  # fmt: skip
+    assert isinstance(opened.state, models.CrapsState)
+    assert opened.state.point is None and opened.state.come_out is True
+    assert models.WagerKindEnum.PASS in opened.next_.wagers
+    body = models.WagersInRequest(
+        wagers=[models.WagerInRequest(player="ann", kind="pass", amount="10.00")]
+    )
+    placed = call("rounds", "rounds_wagers_create", opened.id, body=body, idempotency_key=key())
+    (line,) = placed.parsed.round_.state.wagers
+    assert (line.kind, line.number, line.may.remove) == (models.CrapsKindEnum.PASS, None, True)
+    call("rounds", "rounds_no_more_bets_create", opened.id, idempotency_key=key())
+    thrown = call(
+        "rounds", "rounds_result_create", opened.id,
+        body=models.ResultRequest(event="throw", payload=[4, 4]), idempotency_key=key(),
+    ).parsed  # fmt: skip
+    assert thrown.state.point == 8
+
+    settled = settled_wait(call, models, opened.id)
+    assert isinstance(settled.state, models.CrapsState) and settled.state.point == 8
+    (line,) = settled.state.wagers
+    assert (line.number, line.may.remove, line.may.add_odds) == (8, False, True)
+
+    after = call("rounds", "rounds_create", body=models.RoundOpenRequest(table=table),
+                 idempotency_key=key()).parsed  # fmt: skip
+    assert after.state.point == 8
+    assert models.WagerKindEnum.PASS not in after.next_.wagers
+    assert models.WagerKindEnum.COME in after.next_.wagers
+
+    floor = call("floor", "floor_retrieve").parsed
+    (mine,) = [t for t in floor.tables if t.id == table]
+    assert isinstance(mine.state, models.CrapsSummary) and mine.state.point == 8
+
+    catalog = call("tables", "tables_wagers_retrieve", table).parsed
+    assert isinstance(catalog, models.CrapsCatalog)
+    wagers = {w.kind: w for w in catalog.wagers}
+    assert (
+        wagers[models.CrapsKindEnum.PASS].section,
+        wagers[models.CrapsKindEnum.PASS].house_edge,
+    ) == (
+        "623a.3(a)(1)",
+        "0.0141414141",
+    )

@@ -198,6 +198,7 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("POST", f"{V}/tables/{{id}}/open/"): RUN,
     ("POST", f"{V}/tables/{{id}}/put-in-play/"): RUN_CREATED,
     ("POST", f"{V}/tables/{{id}}/suspend/"): RUN,
+    ("GET", f"{V}/tables/{{id}}/wagers/"): ONE,  # the table's catalog
     ("GET", f"{V}/wagers/"): LIST,
     ("GET", f"{V}/wagers/{{id}}/"): ONE,
     # Served beside the schema, not in it.
@@ -446,6 +447,7 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
     ),
     ("POST", f"{V}/tables/{{id}}/close/"): lambda t, f: (f"{V}/tables/{t.idle.pk}/close/", None),
     ("GET", f"{V}/tables/{{id}}/hold/"): lambda t, f: (f"{V}/tables/{t.play.pk}/hold/", None),
+    ("GET", f"{V}/tables/{{id}}/wagers/"): lambda t, f: (f"{V}/tables/{t.play.pk}/wagers/", None),
     ("GET", f"{V}/tables/{{id}}/compliance-report/"): lambda t, f: (
         f"{V}/tables/{t.play.pk}/compliance-report/",
         None,

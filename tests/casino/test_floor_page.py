@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -370,18 +371,23 @@ def busy_table(game: str, number: str, k: int) -> None:
     place(second, wager("bob", "big" if game == "sic_bo" else "pip:3", "5"), now=base + 6 * M)
 
 
-def test_the_queries_do_not_grow_with_the_tables():
-    for k, (game, number) in enumerate((("sic_bo", "SB-01"), ("high_roll_dice", "HR-01"))):
-        busy_table(game, number, k)
+def test_the_queries_do_not_grow_with_the_tables(django_capture_on_commit_callbacks):
+    # The rounds' states reach the shared cache on commit, as on a live floor: each table's
+    # summary (`state`) is read from it, no query of its own.
+    with django_capture_on_commit_callbacks(execute=True):
+        for k, (game, number) in enumerate((("sic_bo", "SB-01"), ("high_roll_dice", "HR-01"))):
+            busy_table(game, number, k)
     with CaptureQueriesContext(connection) as two:
         small = floor_snapshot(now=T0 + 8 * H)
-    for k in range(2, 10):
-        game = "sic_bo" if k % 2 else "high_roll_dice"
-        busy_table(game, f"{'SB' if k % 2 else 'HR'}-{k:02d}", k)
+    with django_capture_on_commit_callbacks(execute=True):
+        for k in range(2, 10):
+            game = "sic_bo" if k % 2 else "high_roll_dice"
+            busy_table(game, f"{'SB' if k % 2 else 'HR'}-{k:02d}", k)
     with CaptureQueriesContext(connection) as ten:
         large = floor_snapshot(now=T0 + 8 * H)
     assert len(small["tables"]) == 2 and len(large["tables"]) == 10
     assert all(t["round"] and t["last_results"] and t["devices"] for t in large["tables"])
+    assert all(t["state"]["game"] == t["game"]["key"] for t in large["tables"])
     assert len(ten) == len(two), [q["sql"] for q in ten.captured_queries]
     assert len(two) <= 6
     some = Table.objects.filter(number__in=["SB-03", "HR-04"])
@@ -389,6 +395,13 @@ def test_the_queries_do_not_grow_with_the_tables():
         picked = floor_snapshot(now=T0 + 8 * H, tables=some)
     assert sorted(t["number"] for t in picked["tables"]) == ["HR-04", "SB-03"]
     assert len(chosen) == len(two)
+    # The cache lost (a flushed Redis): the ten rounds in progress are replayed from their
+    # events, all in two queries (the events, the rounds they continue), to the same states.
+    cache.clear()
+    with CaptureQueriesContext(connection) as lost:
+        replayed = floor_snapshot(now=T0 + 8 * H)
+    assert [t["state"] for t in replayed["tables"]] == [t["state"] for t in large["tables"]]
+    assert len(lost) == len(ten) + 2
 
 
 def test_a_live_store_is_read_once_per_kind(floor, monkeypatch):

@@ -26,9 +26,9 @@ def test_the_state_is_pickled_once_in_tail_max_events(monkeypatch):
     monkeypatch.setattr(round_state, "state_dumps", lambda s: dumped.append(s) or real(s))
     count = 3 * (TAIL_MAX + 1) + 2  # 53 wagers, one event each
     round_ = placed_one_by_one(count)
-    # The first wager finds no entry: the round's start and the state after its event are
-    # pickled; then the state once every TAIL_MAX + 1 events (at seq 18, 35 and 52).
-    assert len(dumped) == 2 + (count - 1) // (TAIL_MAX + 1) == 5
+    # The round's opening pickles its start (seq 0, gaming.rounds.round_open); then the
+    # state once every TAIL_MAX + 1 events (at seq 17, 34 and 51).
+    assert len(dumped) == 1 + count // (TAIL_MAX + 1) == 4
     entry = cache.get(_key(round_))
     assert entry["seq"] == count and entry["wagers"] == count
     assert len(entry["tail"]) == entry["seq"] - entry["state_seq"] <= TAIL_MAX
@@ -72,7 +72,7 @@ def test_a_process_behind_plays_the_entrys_events_from_its_own_state(monkeypatch
 
 def test_a_process_that_never_saw_the_round_unpickles_and_plays_the_tail():
     cache.clear()
-    round_ = placed_one_by_one(TAIL_MAX + 5)  # pickled at seq 1 and TAIL_MAX + 2
+    round_ = placed_one_by_one(TAIL_MAX + 5)  # pickled at seq 0 (the opening) and TAIL_MAX + 1
     _written.clear()
     engine_state = in_play(round_)
     now = round_state._cached(round_, engine_state.engine, engine_state.options)
@@ -80,7 +80,7 @@ def test_a_process_that_never_saw_the_round_unpickles_and_plays_the_tail():
     # The pickled state leaves the used ids out (the database keeps them): the layout.
     assert now.state.layout == engine_state.state.layout
     assert len(now.state.layout) == TAIL_MAX + 5
-    assert now.base_seq == TAIL_MAX + 2 and len(now.tail) == 3
+    assert now.base_seq == TAIL_MAX + 1 and len(now.tail) == 4
 
 
 def test_an_entry_missing_an_event_is_not_trusted():
@@ -122,10 +122,10 @@ def test_a_superseded_pickled_state_is_not_kept_a_day(monkeypatch):
         "touch",
         lambda key, timeout: touched.append((key, timeout)) or real_touch(key, timeout),
     )
-    round_ = placed_one_by_one(TAIL_MAX + 3)  # pickled at seq 1, then at TAIL_MAX + 2
+    round_ = placed_one_by_one(TAIL_MAX + 3)  # pickled at seq 0 (opened), then TAIL_MAX + 1
     key = _key(round_)
-    assert cache.get(key)["state_seq"] == TAIL_MAX + 2
-    # The state at seq 1 is given a minute (a reader in flight still finds it), not a day.
-    assert touched == [(f"{key}:state:1", round_state.SUPERSEDED_SECONDS)]
-    assert cache.get(f"{key}:state:1") is not None
-    assert cache.get(f"{key}:state:{TAIL_MAX + 2}") is not None
+    assert cache.get(key)["state_seq"] == TAIL_MAX + 1
+    # The state at seq 0 is given a minute (a reader in flight still finds it), not a day.
+    assert touched == [(f"{key}:state:0", round_state.SUPERSEDED_SECONDS)]
+    assert cache.get(f"{key}:state:0") is not None
+    assert cache.get(f"{key}:state:{TAIL_MAX + 1}") is not None

@@ -1,4 +1,5 @@
-"""The engines' contract (games/rules/core/engine.py): every resolution ends its wager.
+"""The engines' contract (games/rules/core/engine.py): every resolution ends its wager, and
+what a table says it takes now is what it takes.
 
 A wager resolved by a step is not among `open_wagers` after it, is never resolved again,
 and was taken before; at the end every wager taken is either resolved or still open, never
@@ -6,7 +7,13 @@ both. Random valid games of every engine, variant and option (tests/differential
 generator.py) hold each engine to it, long Craps hands included: a resolution that left
 its wager working (the Lucky Shooter's come out 7 once did, § 623b.2(d)(2)) jams the
 floor's settlement, which keeps one Resolution per wager.
+
+Every step of those games is one the engine took whole, so each was among `events_now` of
+the state before it, and each wager's kind among `kinds_now` (the API's `next`); and every
+state's view is JSON with the game's name as its "game".
 """
+
+import json
 
 import pytest
 
@@ -26,8 +33,15 @@ def contract_check(game: str, seed: int, rounds: int | None = None) -> None:
     resolved: set[str] = set()
     for index, step in enumerate(document["steps"]):
         ((event, payload),) = step.items()
-        state, outcome = engine.step(options, state, event, payload)
         where = f"{game} seed {seed} step {index} ({event})"
+        assert event in engine.events_now(options, state), f"{where}: not among events_now"
+        if event == "wagers":
+            kinds = set(engine.kinds_now(options, state))
+            refused = {w["kind"] for w in payload} - kinds  # type: ignore[union-attr]
+            assert not refused, f"{where}: taken, but not among kinds_now: {refused}"
+        state, outcome = engine.step(options, state, event, payload)
+        view = json.loads(json.dumps(engine.state_view(options, state)))
+        assert view["game"] == game, where
         taken |= set(outcome.accepted)
         decided = [r.wager for r in outcome.resolutions]
         assert len(decided) == len(set(decided)), f"{where}: resolved twice in one step"

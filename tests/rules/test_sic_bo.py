@@ -401,7 +401,8 @@ def test_throw_with_no_wagers_settles_nothing() -> None:
     opts = ENGINE.parse_options({})
     state, outcome = ENGINE.step(opts, ENGINE.new_state(opts), "throw", [1, 2, 3])
     assert outcome.resolutions == () and outcome.rejected == ()
-    assert state == SicBoTable()
+    # Nothing on the layout; the dice thrown stay lit until the next wagers (§ 625a.5(d), (f)).
+    assert state == SicBoTable(thrown=(1, 2, 3))
 
 
 def test_step_leaves_the_old_state_unchanged() -> None:

@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from games.rules.core.offer import Offer
 from games.rules.core.results import ParRecord, StepOutcome
 
 
@@ -23,6 +24,7 @@ class Engine(Protocol):
     """
 
     game: str
+    kinds: tuple[str, ...]  # every wager kind of the game under any options (the schema's enum)
 
     def parse_options(self, raw: Mapping[str, object]) -> Any:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -51,4 +53,27 @@ class Engine(Protocol):
 
     def par_sheet(self, options: Any) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
+        ...
+
+    # What the table shows and takes now, for the API (docs/api.md, The table's state), built
+    # from the very checks `step` makes, so a kind listed now is one it admits.
+
+    def state_view(self, options: Any, state: Any) -> dict[str, object]:
+        """The table as an integrator draws it, JSON-ready; its "game" names the shape."""
+        ...
+
+    def state_summary(self, options: Any, state: Any) -> dict[str, object]:
+        """A few keys of `state_view` for the floor (the point, the shooter, the drive)."""
+        ...
+
+    def events_now(self, options: Any, state: Any) -> tuple[str, ...]:
+        """The engine events `step` takes now (some payload of each is admitted)."""
+        ...
+
+    def kinds_now(self, options: Any, state: Any) -> tuple[str, ...]:
+        """The concrete wager kinds some player could place now, in the catalog's order."""
+        ...
+
+    def wager_catalog(self, options: Any) -> tuple[Offer, ...]:
+        """Every wager kind the table offers under these options, with its terms."""
         ...

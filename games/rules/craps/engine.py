@@ -3,7 +3,10 @@
 from collections.abc import Mapping
 
 from games.rules.core import MalformedInput, ParRecord, StepOutcome
+from games.rules.core.offer import Offer
 from games.rules.craps import options as craps_options
+from games.rules.craps import view
+from games.rules.craps.catalog import wager_catalog
 from games.rules.craps.options import CrapsOptions
 from games.rules.craps.par import par_sheet
 from games.rules.craps.table import (
@@ -23,6 +26,7 @@ class CrapsEngine:
     """Craps and Mini-Craps, 58 Pa. Code ch. 623a, with the side wagers of ch. 623b."""
 
     game = "craps"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> CrapsOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -61,3 +65,23 @@ class CrapsEngine:
     def par_sheet(self, options: CrapsOptions) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every Craps wager under these options."""
         return par_sheet(options)
+
+    def state_view(self, options: CrapsOptions, state: CrapsTable) -> dict[str, object]:
+        """The layout: the point, the shooter, come points, every wager and what it may do."""
+        return view.state_view(options, state)
+
+    def state_summary(self, options: CrapsOptions, state: CrapsTable) -> dict[str, object]:
+        """The point and the shooter."""
+        return view.state_summary(options, state)
+
+    def events_now(self, options: CrapsOptions, state: CrapsTable) -> tuple[str, ...]:
+        """The events the table takes now."""
+        return view.events_now(options, state)
+
+    def kinds_now(self, options: CrapsOptions, state: CrapsTable) -> tuple[str, ...]:
+        """The wager kinds the table takes now."""
+        return view.kinds_now(options, state)
+
+    def wager_catalog(self, options: CrapsOptions) -> tuple[Offer, ...]:
+        """Every wager the table offers under these options."""
+        return wager_catalog(options)

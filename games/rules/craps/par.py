@@ -22,13 +22,13 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from games.rules.core import ParOutcome, ParRecord, RuleViolation
+from games.rules.core import ParOutcome, ParRecord
 from games.rules.core.markov import Absorbed, absorption
 from games.rules.craps import bets
 from games.rules.craps.bets import Bet, bet_from_kind, every_bet
 from games.rules.craps.options import CrapsOptions
 from games.rules.craps.paytables import HOT_SHOOTER, POINT_NUMBERS, POWER_ODDS, Odds
-from games.rules.craps.placement import offered_check
+from games.rules.craps.placement import offered
 from games.rules.craps.settlement import (
     NUMBER_COMBINATIONS,
     OddsProgress,
@@ -62,7 +62,7 @@ def par_sheet(options: CrapsOptions) -> tuple[ParRecord, ...]:
     """
     records: list[ParRecord] = []
     for bet in every_bet():
-        if not _offered(bet, options):
+        if not offered(bet, options):
             continue
         records.append(par_record(bet, options))
     for line in bets.LINE_BETS:
@@ -92,15 +92,6 @@ def _odds_after_line_bets(records: list[ParRecord]) -> list[ParRecord]:
     odds = [r for r in records if r.kind.startswith("odds:")]
     rest = [r for r in records if r not in lines and r not in odds]
     return lines + odds + rest
-
-
-def _offered(bet: Bet, options: CrapsOptions) -> bool:
-    """The PAR sheet shows what the table may offer: the same rule that takes wagers."""
-    try:
-        offered_check(bet, options)
-    except RuleViolation:
-        return False
-    return True
 
 
 def _power_bet(key: str) -> Bet:

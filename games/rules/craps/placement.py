@@ -3,9 +3,11 @@
 sentence and the section.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 
 from games.rules.core import RuleViolation, cite, format_money, round_down_to_cent
 from games.rules.core.money import has_whole_cents
@@ -20,9 +22,9 @@ MINI_CRAPS_SEATS = range(1, 10)  # § 623a.2(c): seating for at most nine player
 # § 623a.3(a)(19)-(21): Horn in units of four; Horn High and Whirl in units of five.
 UNITS = {bets.HORN: 4, bets.HORN_HIGH: 5, bets.WHIRL: 5}
 # The wagers a Rules Submission or the table type may leave out (offered_check), and those
-# made only at some moments (timing_check): every other wager passes them at once. A new
-# refusal in either check adds its wager here; a test runs every wager through both whole
-# checks and fails if one outside these sets is refused.
+# made only at some moments (timing_check, TIMING): every other wager passes them at once.
+# A new refusal in either check adds its wager here; a test runs every wager through both
+# whole checks and fails if one outside these sets is refused.
 OPTIONAL = frozenset(
     {
         bets.BUY,
@@ -34,19 +36,176 @@ OPTIONAL = frozenset(
         bets.HOT_SHOOTER,
     }
 )
-TIMED = frozenset(
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When a wager may be made: the moment in words, the test of the table (the point, the
+    shooter has come out, a throw since the last 7), and the dealer's sentence otherwise
+    (`{name}` and `{point}` filled in). `section`: None for the wager's own paragraph."""
+
+    made: str
+    allows: Callable[[int | None, bool, bool], bool]
+    refusal: str
+    section: str | None = None
+
+
+def _come_out(point: int | None, shooter_has_come_out: bool, series_started: bool) -> bool:
+    return point is None
+
+
+def _point_on(point: int | None, shooter_has_come_out: bool, series_started: bool) -> bool:
+    return point is not None
+
+
+def _new_shooter(point: int | None, shooter_has_come_out: bool, series_started: bool) -> bool:
+    return point is None and not shooter_has_come_out
+
+
+def _after_a_seven(point: int | None, shooter_has_come_out: bool, series_started: bool) -> bool:
+    return not series_started
+
+
+_LINE = Timing(
+    "immediately prior to the come out roll",
+    _come_out,
+    "A {name} is made immediately prior to the come out roll; the point is {point}",
+)
+_COME = Timing(
+    "after the come out roll, while a point is on",
+    _point_on,
+    "A {name} is made after the come out roll; the next throw is a come out roll",
+)
+_BONUS = Timing(
+    "only before the first throw after a 7 (or the table's first throw)",
+    _after_a_seven,
+    "The {name} is made only before the first throw after a 7",
+    "623a.12",
+)
+# The wagers made only at some moments; every other wager at any time before the throw
+# (§ 623a.4(a)). The same data says when in the catalog (docs/api.md) and checks it here.
+TIMING: Mapping[bets.WagerType, Timing] = MappingProxyType(
     {
-        bets.PASS,
-        bets.DONT_PASS,
-        bets.COME,
-        bets.DONT_COME,
-        bets.FIRE,
-        bets.HOT_ROLLER,
-        *bets.BONUS_CRAPS,
-        bets.LUCKY_SHOOTER,
-        bets.HOT_SHOOTER,
+        bets.PASS: _LINE,
+        bets.DONT_PASS: _LINE,
+        bets.COME: _COME,
+        bets.DONT_COME: _COME,
+        bets.FIRE: Timing(
+            "only before a new shooter's initial come out roll",
+            _new_shooter,
+            "A Fire Bet is placed only before a new shooter's initial come out roll",
+            "623a.11(a)(1)",
+        ),
+        bets.HOT_ROLLER: Timing(
+            "only before the come out roll that follows a 7 (or the table's first throw)",
+            _after_a_seven,
+            "A Hot Roller wager is made only before the come out roll that follows a 7",
+            "623b.1(b)",
+        ),
+        **{wager_type: _BONUS for wager_type in bets.BONUS_CRAPS},
+        bets.LUCKY_SHOOTER: Timing(
+            "before a come out roll",
+            _come_out,
+            "The {name} is made before the come out roll; the point is {point}",
+            "623b.2(c)",
+        ),
+        bets.HOT_SHOOTER: Timing(
+            "before a come out roll",
+            _come_out,
+            "The {name} is made before the come out roll; the point is {point}",
+            "623b.4(c)",
+        ),
     }
 )
+TIMED = frozenset(TIMING)
+ANY_TIME = "at any time before the dice are thrown"  # § 623a.4(a)
+
+
+@dataclass(frozen=True)
+class Removal:
+    """When a wager may be taken down or reduced (§ 623a.4(c), (d)): the moment in words,
+    the test of its progress, and the dealer's sentence otherwise (`{name}` filled in)."""
+
+    words: str
+    allows: Callable[[Bet, object], bool]
+    refusal: str
+    section: str
+
+    @property
+    def ever(self) -> bool:
+        """False for a wager that is never taken down or reduced."""
+        return self.allows is not _never
+
+
+def _never(bet: Bet, progress: object) -> bool:
+    return False
+
+
+def _no_point_yet(bet: Bet, progress: object) -> bool:
+    return progress is None
+
+
+def _run_not_begun(bet: Bet, progress: object) -> bool:
+    return progress == initial_progress(bet)
+
+
+def _always(bet: Bet, progress: object) -> bool:
+    return True
+
+
+_DONT = Removal(
+    "at any time; never replaced or increased after it is removed or reduced",
+    _always,
+    "",
+    "623a.4(d)",
+)
+_RUN = Removal(
+    "until the first throw that counts toward it",
+    _run_not_begun,
+    "The {name} is decided by a run of throws that has begun; it stays until decided",
+    "623a.4(c)",
+)
+_BONUS_STAYS = Removal(
+    "never: it stays on the layout until it is decided",
+    _never,
+    "The {name} stays on the layout until it is decided",
+    "623a.12",
+)
+# The wagers with their own rule; every other wager may be removed or reduced at any time
+# before a roll that decides it (§ 623a.4(c), `ANY_REMOVAL`).
+REMOVAL: Mapping[bets.WagerType, Removal] = MappingProxyType(
+    {
+        bets.PASS: Removal(
+            "until its come out point is established",
+            _no_point_yet,
+            "A Pass Bet may not be removed or reduced after the point is established",
+            "623a.4(c)(1)",
+        ),
+        bets.COME: Removal(
+            "until its come point is established",
+            _no_point_yet,
+            "A Come Bet may not be removed or reduced after its come point is established",
+            "623a.4(c)(2)",
+        ),
+        bets.DONT_PASS: _DONT,
+        bets.DONT_COME: _DONT,
+        bets.FIRE: Removal(
+            "never: not reduced or increased, and not removed before a loser 7, which decides it",
+            _never,
+            "A Fire Bet may not be reduced, increased or removed before a loser 7",
+            "623a.4(c)(3)",
+        ),
+        bets.HOT_ROLLER: Removal(
+            "never: it stays until it is resolved",
+            _never,
+            "A Hot Roller wager may not be reduced, increased or removed until resolved",
+            "623b.1(b)",
+        ),
+        **{wager_type: _BONUS_STAYS for wager_type in bets.BONUS_CRAPS},
+        **{wager_type: _RUN for wager_type in bets.DECIDED_BY_A_RUN},
+    }
+)
+ANY_REMOVAL = Removal("at any time before a roll that decides it", _always, "", "623a.4(c)")
 
 
 def offered_check(bet: Bet, options: CrapsOptions) -> None:
@@ -84,46 +243,28 @@ def offered_check(bet: Bet, options: CrapsOptions) -> None:
             )
 
 
+def offered(bet: Bet, options: CrapsOptions) -> bool:
+    """Whether the table may offer the wager (`offered_check` passes): what the PAR sheet
+    prices and the catalog lists, by the rule that takes wagers."""
+    try:
+        offered_check(bet, options)
+    except RuleViolation:
+        return False
+    return True
+
+
 def timing_check(
     bet: Bet, point: int | None, shooter_has_come_out: bool, series_started: bool
 ) -> None:
     """The wager is made at a moment its paragraph allows (§ 623a.4(a): before the throw)."""
     wager_type = bet.wager_type
-    if wager_type not in TIMED:
+    timing = TIMING.get(wager_type)
+    if timing is None or timing.allows(point, shooter_has_come_out, series_started):
         return
-    if wager_type in (bets.PASS, bets.DONT_PASS) and point is not None:
-        raise RuleViolation(
-            f"A {wager_type.name} is made immediately prior to the come out roll; "
-            f"the point is {point}",
-            cite(wager_type.section),
-        )
-    if wager_type in (bets.COME, bets.DONT_COME) and point is None:
-        raise RuleViolation(
-            f"A {wager_type.name} is made after the come out roll; the next throw is a "
-            "come out roll",
-            cite(wager_type.section),
-        )
-    if wager_type is bets.FIRE and (shooter_has_come_out or point is not None):
-        raise RuleViolation(
-            "A Fire Bet is placed only before a new shooter's initial come out roll",
-            cite("623a.11(a)(1)"),
-        )
-    if wager_type is bets.HOT_ROLLER and series_started:
-        raise RuleViolation(
-            "A Hot Roller wager is made only before the come out roll that follows a 7",
-            cite("623b.1(b)"),
-        )
-    if wager_type in bets.BONUS_CRAPS and series_started:
-        raise RuleViolation(
-            f"The {wager_type.name} is made only before the first throw after a 7",
-            cite("623a.12"),
-        )
-    if wager_type in (bets.LUCKY_SHOOTER, bets.HOT_SHOOTER) and point is not None:
-        section = "623b.2(c)" if wager_type is bets.LUCKY_SHOOTER else "623b.4(c)"
-        raise RuleViolation(
-            f"The {wager_type.name} is made before the come out roll; the point is {point}",
-            cite(section),
-        )
+    raise RuleViolation(
+        timing.refusal.format(name=wager_type.name, point=point),
+        cite(timing.section or wager_type.section),
+    )
 
 
 def amount_check(bet: Bet, amount: Decimal, options: CrapsOptions) -> None:
@@ -195,37 +336,9 @@ def odds_check(
 
 def removal_check(bet: Bet, progress: object) -> None:
     """Whether the wager may be taken down or reduced now (§ 623a.4(c), (d))."""
-    wager_type = bet.wager_type
-    if wager_type is bets.PASS and progress is not None:
-        raise RuleViolation(
-            "A Pass Bet may not be removed or reduced after the point is established",
-            cite("623a.4(c)(1)"),
-        )
-    if wager_type is bets.COME and progress is not None:
-        raise RuleViolation(
-            "A Come Bet may not be removed or reduced after its come point is established",
-            cite("623a.4(c)(2)"),
-        )
-    if wager_type is bets.FIRE:
-        raise RuleViolation(
-            "A Fire Bet may not be reduced, increased or removed before a loser 7",
-            cite("623a.4(c)(3)"),
-        )
-    if wager_type is bets.HOT_ROLLER:
-        raise RuleViolation(
-            "A Hot Roller wager may not be reduced, increased or removed until resolved",
-            cite("623b.1(b)"),
-        )
-    if wager_type in bets.BONUS_CRAPS:
-        raise RuleViolation(
-            f"The {wager_type.name} stays on the layout until it is decided", cite("623a.12")
-        )
-    if wager_type in bets.DECIDED_BY_A_RUN and progress != initial_progress(bet):
-        raise RuleViolation(
-            f"The {wager_type.name} is decided by a run of throws that has begun; it stays "
-            "until decided",
-            cite("623a.4(c)"),
-        )
+    removal = REMOVAL.get(bet.wager_type, ANY_REMOVAL)
+    if not removal.allows(bet, progress):
+        raise RuleViolation(removal.refusal.format(name=bet.wager_type.name), cite(removal.section))
 
 
 def seat_check(

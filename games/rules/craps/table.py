@@ -50,6 +50,8 @@ from games.rules.craps.settlement import (
 NO_POWER_ODDS: Mapping[str, Odds] = MappingProxyType({})
 ZERO = Decimal("0.00")
 VIG_CHARGED = (bets.BUY, bets.LAY)  # § 623a.5(g)(3): the wagers that pay a vigorish
+# The wagers a player calls "on" or "off" (§ 623a.3(a)(5)-(10), (41), (42)) and odds (§ 623a.6).
+CALLED_ON_OR_OFF = (*bets.CALLABLE, bets.ODDS)
 
 
 class OnLayout(NamedTuple):
@@ -95,6 +97,23 @@ class CrapsTable:
     def summary(self) -> dict[str, object]:
         """The step keys every step carries: the point and the shooter after it."""
         return {"point": self.point, "shooter": self.shooter}
+
+
+def closed_refusal(table: CrapsTable) -> RuleViolation | None:
+    """§ 623b.5(c): once Power Odds are selected for the throw, no wager is made, taken down,
+    reduced or called on or off before it."""
+    if table.power_odds is None:
+        return None
+    return RuleViolation(
+        "Wagers are closed: Power Odds have been selected for this throw", cite("623b.5(c)")
+    )
+
+
+def closed_check(table: CrapsTable) -> None:
+    """RuleViolation when `closed_refusal` says wagers are closed."""
+    refusal = closed_refusal(table)
+    if refusal is not None:
+        raise refusal
 
 
 def is_working(entry: OnLayout, come_out: bool) -> bool:
@@ -177,10 +196,7 @@ def _admit(
     index: int,
 ) -> OnLayout:
     """The wager on the layout, or RuleViolation; `taken`: this event's wagers so far."""
-    if table.power_odds is not None:
-        raise RuleViolation(
-            "Wagers are closed: Power Odds have been selected for this throw", cite("623b.5(c)")
-        )
+    closed_check(table)
     bet = bet_from_kind(wager.kind)
     offered_check(bet, options)
     seat = None
@@ -353,11 +369,7 @@ def wagers_remove(
         try:
             if entry is None:
                 raise RuleViolation(f"Wager {wager_id!r} is not on the layout", cite("623a.4(c)"))
-            if table.power_odds is not None:
-                raise RuleViolation(
-                    "Wagers are closed: Power Odds have been selected for this throw",
-                    cite("623b.5(c)"),
-                )
+            closed_check(table)
             removal_check(entry.bet, entry.progress)
             if reduce_to is None:
                 removed += [wager_id, *(i for i, e in layout.items() if e.on == wager_id)]
@@ -423,15 +435,9 @@ def wagers_working(table: CrapsTable, payload: object) -> tuple[CrapsTable, Step
         entry = layout.get(wager_id)
         if entry is None:
             rejected.append(Rejection(f"Wager {wager_id!r} is not on the layout", wager_id))
-        elif table.power_odds is not None:
-            rejected.append(
-                Rejection(
-                    "Wagers are closed: Power Odds have been selected for this throw",
-                    wager_id,
-                    cite("623b.5(c)"),
-                )
-            )
-        elif entry.bet.wager_type not in (*bets.CALLABLE, bets.ODDS):
+        elif (closed := closed_refusal(table)) is not None:
+            rejected.append(Rejection(closed.message, wager_id, closed.cite))
+        elif entry.bet.wager_type not in CALLED_ON_OR_OFF:
             rejected.append(
                 Rejection(
                     "Only Place, Place to Lose, Buy, Lay and Hardway bets and odds are called "

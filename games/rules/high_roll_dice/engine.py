@@ -15,7 +15,10 @@ from games.rules.core import (
     die_face_refusal,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
+from games.rules.core.offer import Offer
 from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
+from games.rules.high_roll_dice import view
+from games.rules.high_roll_dice.catalog import wager_catalog
 from games.rules.high_roll_dice.options import Options, describe_options, parse_options
 from games.rules.high_roll_dice.par import par_sheet
 from games.rules.high_roll_dice.payout_limit import Winning, apply_payout_limit
@@ -28,8 +31,10 @@ from games.rules.high_roll_dice.settlement import (
     settle_extra_roll,
     settle_first_roll,
 )
+from games.rules.high_roll_dice.view import wagers_closed
 from games.rules.high_roll_dice.wagers import (
     EXTRA_ROLL,
+    KINDS,
     Kind,
     NotOffered,
     Placed,
@@ -60,6 +65,7 @@ class HighRollDiceEngine:
     """High Roll Dice (§ 675a) and its six-dice variation (§ 675a.6)."""
 
     game = "high_roll_dice"
+    kinds = KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> Options:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -85,6 +91,26 @@ class HighRollDiceEngine:
     def par_sheet(self, options: Options) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
         return par_sheet(options.dice)
+
+    def state_view(self, options: Options, state: TableState) -> dict[str, object]:
+        """Each player's areas, the Extra Roll and the first roll it follows."""
+        return view.state_view(options, state)
+
+    def state_summary(self, options: Options, state: TableState) -> dict[str, object]:
+        """Whether an extra roll is awaited."""
+        return view.state_summary(options, state)
+
+    def events_now(self, options: Options, state: TableState) -> tuple[str, ...]:
+        """The events the table takes now."""
+        return view.events_now(options, state)
+
+    def kinds_now(self, options: Options, state: TableState) -> tuple[str, ...]:
+        """The wager kinds the table takes now."""
+        return view.kinds_now(options, state)
+
+    def wager_catalog(self, options: Options) -> tuple[Offer, ...]:
+        """Every wager the table offers under these options."""
+        return wager_catalog(options)
 
     def step(
         self, options: Options, state: TableState, event: str, payload: object
@@ -120,7 +146,7 @@ def _admit(
     kind = parse_kind(wager.kind, options.dice)
     if isinstance(kind, NotOffered):
         return Rejection(kind.error, wager.id, cite=kind.cite)
-    if state.first_roll is not None:
+    if wagers_closed(state):
         if kind.area == EXTRA_ROLL:
             return Rejection(
                 'No more bets: an Extra Roll may not be purchased after "no more bets".',
@@ -149,7 +175,7 @@ def _first_throw(
     options: Options, state: TableState, faces: Sequence[int]
 ) -> tuple[TableState, StepOutcome]:
     """No more bets, Extra Rolls collected, the first roll read and settled (§ 675a.4(a)-(f))."""
-    if state.first_roll is not None:
+    if wagers_closed(state):
         return state, StepOutcome(
             rejected=(
                 Rejection(

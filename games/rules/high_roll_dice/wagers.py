@@ -61,6 +61,13 @@ class Kind:
             return name.format(_FACE_NAMES[self.number or 0])
         return name.format(self.number)
 
+    @property
+    def text(self) -> str:
+        """The scenario kind, e.g. ``like_kind:3``."""
+        if self.area in (NO_MATCH, EXTRA_ROLL):
+            return self.area
+        return f"{self.area}:{self.number}"
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -105,6 +112,21 @@ def parse_kind(text: str, dice: int) -> Kind | NotOffered:
             return Kind(EXTRA_ROLL)
         return NotOffered("The six-dice game has no Extra Roll.", cite("675a.6(d)"))
     return NotOffered(f"High Roll Dice has no wager {text!r}.")
+
+
+# Every kind either variation may have, in the order of § 675a.2(e) and § 675a.6(d).
+KINDS = (
+    *(f"{PIP_STREET}:{face}" for face in range(1, 7)),
+    *(f"{LIKE_KIND}:{count}" for count in range(2, 9)),
+    NO_MATCH,
+    EXTRA_ROLL,
+    *(f"{MILLIONAIRE_ROW}:{count}" for count in (9, 10)),
+)
+
+
+def every_kind(dice: int) -> tuple[Kind, ...]:
+    """Every area the variation offers (those `parse_kind` takes), in the order of § 675a.2(e)."""
+    return tuple(kind for text in KINDS if isinstance(kind := parse_kind(text, dice), Kind))
 
 
 def placement_refusal(

@@ -3,10 +3,14 @@
 from collections.abc import Mapping
 
 from games.rules.core import MalformedInput, ParRecord, StepOutcome
+from games.rules.core.offer import Offer
 from games.rules.pai_gow import options as pai_gow_options
+from games.rules.pai_gow import view
+from games.rules.pai_gow.catalog import wager_catalog
 from games.rules.pai_gow.options import PaiGowOptions
 from games.rules.pai_gow.par import par_sheet
 from games.rules.pai_gow.table import (
+    KIND,
     PaiGowTable,
     bank_take,
     hands_reveal,
@@ -24,6 +28,7 @@ class PaiGowEngine:
     """Pai Gow (tiles), 58 Pa. Code ch. 621a."""
 
     game = "pai_gow"
+    kinds = (KIND,)
 
     def parse_options(self, raw: Mapping[str, object]) -> PaiGowOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -65,3 +70,23 @@ class PaiGowEngine:
     def par_sheet(self, options: PaiGowOptions) -> tuple[ParRecord, ...]:
         """The exact win, tie and lose of a house-way player against the house way."""
         return par_sheet(options)
+
+    def state_view(self, options: PaiGowOptions, state: PaiGowTable) -> dict[str, object]:
+        """The bank, the deal, the dealer's hands and every hand's state."""
+        return view.state_view(options, state)
+
+    def state_summary(self, options: PaiGowOptions, state: PaiGowTable) -> dict[str, object]:
+        """Who banks, whether the tiles are dealt, where the deal started."""
+        return view.state_summary(options, state)
+
+    def events_now(self, options: PaiGowOptions, state: PaiGowTable) -> tuple[str, ...]:
+        """The events the table takes now."""
+        return view.events_now(options, state)
+
+    def kinds_now(self, options: PaiGowOptions, state: PaiGowTable) -> tuple[str, ...]:
+        """The wager kinds the table takes now."""
+        return view.kinds_now(options, state)
+
+    def wager_catalog(self, options: PaiGowOptions) -> tuple[Offer, ...]:
+        """Every wager the table offers under these options."""
+        return wager_catalog(options)

@@ -105,6 +105,11 @@ def position(wager: Wager) -> str:
     return str(wager.extra["position"])
 
 
+def taken_positions(wagers: "list[Wager] | tuple[Wager, ...]") -> set[str]:
+    """The betting positions holding a wager: one wager a position (§ 621a.2(b)(2))."""
+    return {position(w) for w in wagers}
+
+
 def _rejected(violation: RuleViolation) -> StepOutcome:
     return StepOutcome(rejected=(Rejection(violation.message, cite=violation.cite),))
 
@@ -164,7 +169,7 @@ def _check_wager(
     limit_error = options.limits.refusal(wager.amount)
     if limit_error is not None:
         return Rejection(limit_error, wager.id)
-    if any(position(w) == spot for w in placed):
+    if spot in taken_positions(placed):
         raise RuleViolation(f"Position {spot} already has a wager", cite("621a.2(b)(2)"))
     own = [int(position(w)) for w in placed if w.player == wager.player]
     bank = current.bank
@@ -249,6 +254,22 @@ def _optional_amount(payload: dict, name: str) -> Decimal | None:
     return amount
 
 
+def bank_closed_refusal(table: PaiGowTable) -> RuleViolation | None:
+    """Why no player may take the bank now, whoever asks (§ 621a.9(b), (c)), or None."""
+    current = table.round
+    if current.dealt is not None:
+        return RuleViolation("The bank is taken before the tiles are dealt", cite("621a.9(c)"))
+    if current.bank is not None:
+        return RuleViolation(
+            f"{current.bank.player} is already the bank this round", cite("621a.9(c)")
+        )
+    if table.rounds_played == 0:
+        return RuleViolation(
+            "A player may not be the bank at the start of the game", cite("621a.9(b)")
+        )
+    return None
+
+
 def _bank(
     options: PaiGowOptions,
     table: PaiGowTable,
@@ -262,16 +283,9 @@ def _bank(
         raise RuleViolation("This table does not offer the bank to players", cite("621a.9(a)"))
     if co_bank and not options.co_banking:
         raise RuleViolation("This table does not offer co-banking", cite("621a.9(e)"))
-    if current.dealt is not None:
-        raise RuleViolation("The bank is taken before the tiles are dealt", cite("621a.9(c)"))
-    if current.bank is not None:
-        raise RuleViolation(
-            f"{current.bank.player} is already the bank this round", cite("621a.9(c)")
-        )
-    if table.rounds_played == 0:
-        raise RuleViolation(
-            "A player may not be the bank at the start of the game", cite("621a.9(b)")
-        )
+    closed = bank_closed_refusal(table)
+    if closed is not None:
+        raise closed
     if table.last_bank == player:
         raise RuleViolation(
             "A player may not bank two consecutive rounds of play", cite("621a.9(c)")
@@ -512,6 +526,11 @@ def _dealer_shown(current: Round) -> dict[str, object]:
 # --- surrender, irregularities ----------------------------------------------------------
 
 
+def may_surrender(current: Round, wager_id: str) -> bool:
+    """Every hand but the bank's may surrender (§ 621a.8(e)), once the dealer's are set."""
+    return current.all_set() and not (current.bank is not None and wager_id == current.bank.wager)
+
+
 def wagers_surrender(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, StepOutcome]:
     """§ 621a.8(e): after the dealer's hands are set, before the player's are revealed."""
     if not isinstance(payload, list) or not all(isinstance(i, str) for i in payload):
@@ -528,7 +547,7 @@ def wagers_surrender(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, 
             error = f"{wager_id!r} is not a wager in play this round"
         elif not current.all_set():
             error = "A player may surrender only after the dealer's hands have been set"
-        elif current.bank is not None and wager_id == current.bank.wager:
+        elif not may_surrender(current, wager_id):
             error = "The bank may not surrender"
         if error is not None:
             rejected.append(Rejection(error, wager_id, section))
@@ -637,24 +656,29 @@ def _void_round(table: PaiGowTable, section: str) -> tuple[PaiGowTable, StepOutc
 # --- revealing and settling -------------------------------------------------------------------
 
 
+def reveal_refusal(current: Round) -> RuleViolation | None:
+    """Why the hands may not be revealed yet (§ 621a.8(c), (f)), or None."""
+    if current.dealt is None:
+        return RuleViolation("No tiles have been dealt this round", cite("621a.8(f)"))
+    unset = [w.id for w in current.must_set() if w.id not in current.settings]
+    if unset:
+        return RuleViolation(
+            f"Every player sets his hands before the dealer reveals them; not yet set: "
+            f"{', '.join(unset)}",
+            cite("621a.8(c)"),
+        )
+    return None
+
+
 def hands_reveal(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, StepOutcome]:
     """Every hand compared with the dealer's or the bank's, paid or collected (§ 621a.8(f)-(k),
     § 621a.9(n)-(r)); the round ends."""
     if payload is not True:
         raise MalformedInput("reveal", "must be true")
     current = table.round
-    if current.dealt is None:
-        return table, _rejected(
-            RuleViolation("No tiles have been dealt this round", cite("621a.8(f)"))
-        )
-    unset = [w.id for w in current.must_set() if w.id not in current.settings]
-    if unset:
-        violation = RuleViolation(
-            f"Every player sets his hands before the dealer reveals them; not yet set: "
-            f"{', '.join(unset)}",
-            cite("621a.8(c)"),
-        )
-        return table, _rejected(violation)
+    refusal = reveal_refusal(current)
+    if refusal is not None:
+        return table, _rejected(refusal)
     extra: dict[str, object] = {}
     if current.bank is None:
         resolutions = _settle_against_dealer(current)

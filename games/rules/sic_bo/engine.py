@@ -3,7 +3,10 @@
 from collections.abc import Mapping
 
 from games.rules.core import MalformedInput, ParRecord, StepOutcome
+from games.rules.core.offer import Offer
 from games.rules.sic_bo import options as sic_bo_options
+from games.rules.sic_bo import view
+from games.rules.sic_bo.catalog import wager_catalog
 from games.rules.sic_bo.options import SicBoOptions
 from games.rules.sic_bo.par import par_sheet
 from games.rules.sic_bo.table import (
@@ -21,6 +24,7 @@ class SicBoEngine:
     """Sic Bo, 58 Pa. Code ch. 625a."""
 
     game = "sic_bo"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> SicBoOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -55,3 +59,23 @@ class SicBoEngine:
     def par_sheet(self, options: SicBoOptions) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every Sic Bo wager."""
         return par_sheet(options)
+
+    def state_view(self, options: SicBoOptions, state: SicBoTable) -> dict[str, object]:
+        """The shaker, the dice thrown, the wagers on the layout."""
+        return view.state_view(options, state)
+
+    def state_summary(self, options: SicBoOptions, state: SicBoTable) -> dict[str, object]:
+        """Whether the dice are thrown, and what they show."""
+        return view.state_summary(options, state)
+
+    def events_now(self, options: SicBoOptions, state: SicBoTable) -> tuple[str, ...]:
+        """The events the table takes now."""
+        return view.events_now(options, state)
+
+    def kinds_now(self, options: SicBoOptions, state: SicBoTable) -> tuple[str, ...]:
+        """The wager kinds the table takes now."""
+        return view.kinds_now(options, state)
+
+    def wager_catalog(self, options: SicBoOptions) -> tuple[Offer, ...]:
+        """Every wager the table offers under these options."""
+        return wager_catalog(options)

@@ -24,10 +24,14 @@ from games.rules.sic_bo.wagers import PlacedWager, bet_from_kind, check_amount
 
 @dataclass(frozen=True)
 class SicBoTable:
-    """The wagers on the layout, in the order placed, and every wager id ever taken."""
+    """The wagers on the layout, in the order placed, and every wager id ever taken; and
+    `thrown`, the dice of the throw that decided the last layout: their winning combinations
+    stay lit (§ 625a.5(d)) until the next wagers are placed, the combinations cleared first
+    (§ 625a.5(f)). None: no throw since (or a no roll, a void)."""
 
     layout: tuple[PlacedWager, ...] = ()
     wager_ids: UsedIds = NO_IDS
+    thrown: tuple[int, int, int] | None = None
 
 
 def wagers_place(
@@ -46,7 +50,9 @@ def wagers_place(
         return PlacedWager(wager, bet)
 
     result = take_wagers(parse_wagers(payload, "wagers"), table.wager_ids, admit)
-    new_table = SicBoTable((*table.layout, *result.taken), result.used)
+    # The next round's first wager: the last throw's combinations were cleared (§ 625a.5(f)).
+    thrown = None if result.taken else table.thrown
+    new_table = SicBoTable((*table.layout, *result.taken), result.used, thrown)
     return new_table, StepOutcome(accepted=result.accepted, rejected=result.rejected)
 
 
@@ -60,7 +66,8 @@ def dice_throw(table: SicBoTable, payload: object) -> tuple[SicBoTable, StepOutc
         return table, StepOutcome(rejected=(Rejection(violation.message, cite=violation.cite),))
     resolutions = settle_throw(table.layout, dice)
     summary = {"dice": list(dice), "total": sum(dice)}
-    return SicBoTable((), table.wager_ids), StepOutcome(resolutions=resolutions, extra=summary)
+    new_table = SicBoTable((), table.wager_ids, dice)
+    return new_table, StepOutcome(resolutions=resolutions, extra=summary)
 
 
 def no_roll(table: SicBoTable, payload: object) -> tuple[SicBoTable, StepOutcome]:
@@ -75,7 +82,7 @@ def shaker_malfunction(
 ) -> tuple[SicBoTable, StepOutcome]:
     """§ 625a.7(c): the automated shaker fails when activated: void round, wagers returned."""
     _require_true(payload, "shaker_malfunction")
-    if options.shaker != "automated":
+    if not shaker_can_malfunction(options):
         rejection = Rejection(
             "Only an automated Sic Bo shaker can void a round by malfunctioning; "
             "this table uses a manual shaker",
@@ -84,6 +91,11 @@ def shaker_malfunction(
         return table, StepOutcome(rejected=(rejection,))
     resolutions = return_wagers(table.layout, "625a.7(c)")
     return SicBoTable((), table.wager_ids), StepOutcome(resolutions=resolutions)
+
+
+def shaker_can_malfunction(options: SicBoOptions) -> bool:
+    """Only an automated shaker voids a round by failing when activated (§ 625a.7(c))."""
+    return options.shaker == "automated"
 
 
 def _require_true(payload: object, field: str) -> None:

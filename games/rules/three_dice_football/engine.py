@@ -15,8 +15,11 @@ from games.rules.core import (
     die_face_refusal,
 )
 from games.rules.core.ids import NO_IDS, UsedIds
+from games.rules.core.offer import Offer
 from games.rules.core.wagers import parse_dice, parse_wagers, take_wagers
 from games.rules.three_dice_football import options as football_options
+from games.rules.three_dice_football import view
+from games.rules.three_dice_football.catalog import wager_catalog
 from games.rules.three_dice_football.field import (
     SCORING_ENDS,
     Field,
@@ -61,6 +64,7 @@ class ThreeDiceFootballEngine:
     """Three Dice Football, 58 Pa. Code chapter 661a."""
 
     game = "three_dice_football"
+    kinds = view.KINDS
 
     def parse_options(self, raw: Mapping[str, object]) -> FootballOptions:
         """Rules Submission options with defaults; MalformedInput on unknown or bad ones."""
@@ -81,6 +85,26 @@ class ThreeDiceFootballEngine:
     def par_sheet(self, options: FootballOptions) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
         return par_sheet(options)
+
+    def state_view(self, options: FootballOptions, state: FootballState) -> dict[str, object]:
+        """The drive and the wagers working."""
+        return view.state_view(options, state, field_summary(state))
+
+    def state_summary(self, options: FootballOptions, state: FootballState) -> dict[str, object]:
+        """The drive: the game, the down, the yard line, the Quarterback."""
+        return view.state_summary(options, state, field_summary(state))
+
+    def events_now(self, options: FootballOptions, state: FootballState) -> tuple[str, ...]:
+        """The events the table takes now."""
+        return view.events_now(options, state)
+
+    def kinds_now(self, options: FootballOptions, state: FootballState) -> tuple[str, ...]:
+        """The wager kinds the table takes now."""
+        return view.kinds_now(options, state)
+
+    def wager_catalog(self, options: FootballOptions) -> tuple[Offer, ...]:
+        """Every wager the table offers under these options."""
+        return wager_catalog(options)
 
     def step(
         self, options: FootballOptions, state: FootballState, event: str, payload: object

@@ -5,6 +5,8 @@ game's end (§ 661a.3(c)); single play wagers (§ 661a.3(d)) are placed before a
 of the game and decided by that throw (§ 661a.3(e)).
 """
 
+from dataclasses import dataclass
+
 from games.rules.core import Rejection, Wager, cite
 from games.rules.core.money import has_whole_cents
 from games.rules.three_dice_football.options import FootballOptions
@@ -61,6 +63,52 @@ def clause(kind: str) -> str:
     return FULL_GAME_CLAUSES.get(kind) or SINGLE_PLAY_CLAUSES[kind]
 
 
+@dataclass(frozen=True)
+class Timing:
+    """When a wager may be placed: the moment in words, its section, and whether it may be
+    once the game's first throw is made."""
+
+    made: str
+    section: str
+    after_first_throw: bool
+
+
+FULL_GAME_TIMING = Timing("before the first throw of a game", "661a.3(c)", False)
+SINGLE_PLAY_TIMING = Timing(
+    "at any time during the game before the Quarterback's throw; settled by that throw",
+    "661a.3(e)",
+    True,
+)
+# § 661a.6(f)(1): the extra point roll is no down; the next game's wagers open after it.
+EXTRA_POINT_SECTION = "661a.6(f)(1)"
+
+
+def timing(kind: str) -> Timing:
+    """When a wager of this kind (full game or single play) may be placed."""
+    return FULL_GAME_TIMING if kind in FULL_GAME_KINDS else SINGLE_PLAY_TIMING
+
+
+def timing_refusal(
+    kind: str, *, game_started: bool, extra_point_pending: bool
+) -> tuple[str, str] | None:
+    """Why a wager of this kind may not be placed now (the sentence and its section), or None."""
+    name = WAGER_NAMES[kind]
+    if extra_point_pending:
+        # The game has ended in a touchdown; its settlement waits on the extra point
+        # roll, which is no down (§ 661a.6(f)(1)). The next game opens after it.
+        return (
+            f"No {name} may be placed while the extra point roll is pending; "
+            "wagers open again for the next game",
+            EXTRA_POINT_SECTION,
+        )
+    if game_started and not timing(kind).after_first_throw:
+        return (
+            f"A {name} is a full game wager and must be placed before the first throw of the game",
+            FULL_GAME_TIMING.section,
+        )
+    return None
+
+
 def placement_rejection(
     wager: Wager, options: FootballOptions, *, game_started: bool, extra_point_pending: bool
 ) -> Rejection | None:
@@ -72,22 +120,11 @@ def placement_rejection(
         return _refuse(wager, "A wager must be a positive amount")
     if not has_whole_cents(wager.amount):
         return _refuse(wager, "A wager must be a whole number of cents")
-    name = WAGER_NAMES[wager.kind]
-    if extra_point_pending:
-        # The game has ended in a touchdown; its settlement waits on the extra point
-        # roll, which is no down (§ 661a.6(f)(1)). The next game opens after it.
-        return _refuse(
-            wager,
-            f"No {name} may be placed while the extra point roll is pending; "
-            "wagers open again for the next game",
-            "661a.6(f)(1)",
-        )
-    if wager.kind in FULL_GAME_KINDS and game_started:
-        return _refuse(
-            wager,
-            f"A {name} is a full game wager and must be placed before the first throw of the game",
-            "661a.3(c)",
-        )
+    refusal = timing_refusal(
+        wager.kind, game_started=game_started, extra_point_pending=extra_point_pending
+    )
+    if refusal is not None:
+        return _refuse(wager, *refusal)
     # The certificate holder's posted table limits; chapter 661a sets none.
     limit_error = options.limits.refusal(wager.amount)
     return None if limit_error is None else _refuse(wager, limit_error)
