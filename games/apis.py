@@ -139,6 +139,8 @@ class AmountField(serializers.DecimalField):
 class WagerInSerializer(serializers.Serializer):
     """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
 
+    closed = True  # any other field is refused, 400 naming it (games/services/rounds.py)
+
     player = serializers.CharField(
         max_length=PLAYER_NAME_MAX_LENGTH,
         help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as kept (400 `invalid` "

@@ -6,6 +6,8 @@
   429 and 503, WWW-Authenticate on 401;
 - a response's fields are all required: a serializer writes every field it has;
 - ids in paths are integers;
+- a request body whose serializer says `closed = True` takes no field it does not name
+  (`additionalProperties: false`): the server refuses any other, naming it;
 - a query parameter that names a record (`?table=`, `?round=`) says that one naming none
   is refused (a 400), in words and as `x-names-a-record` (the record's kind); a free-text
   filter's pattern says it takes any string but one holding U+0000;
@@ -163,10 +165,12 @@ class ApiSchema(AutoSchema):
 
     def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
         """A response's fields are all required: DRF writes every field a serializer has
-        (null where a nullable one has no value)."""
+        (null where a nullable one has no value); a closed request body takes no other."""
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "response" and schema.get("properties"):
             schema["required"] = sorted(schema["properties"])
+        if direction == "request" and getattr(serializer, "closed", False):
+            schema["additionalProperties"] = False
         return schema
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:

@@ -529,3 +529,13 @@ def test_every_code_the_api_answers_is_in_the_enum():
     outages = {f"{outage_of(e)}_unavailable" for e in (lost, BrokerError())}
     missing = (written | drf | django | outages) - set(ERROR_CODES)
     assert not missing, f"codes answered but not in ERROR_CODES (the schema's enum): {missing}"
+
+
+def test_a_wager_s_fields_are_the_server_s_and_no_other():
+    """The server refuses a wager field it does not know (400 naming it): the schema says
+    the same, `additionalProperties: false`, with exactly the fields the floor takes."""
+    from games.services.rounds import WAGER_FIELDS
+
+    wager = COMPONENTS["WagerInRequest"]
+    assert wager["additionalProperties"] is False
+    assert set(wager["properties"]) == WAGER_FIELDS
