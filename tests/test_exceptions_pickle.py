@@ -18,7 +18,7 @@ from typing import Any, Union, get_args, get_origin
 
 import pytest
 
-PACKAGES = ("casino", "games", "devices", "gaming", "workers")
+PACKAGES = ("casino", "games", "devices", "gaming", "workers", "webhooks")
 SKIPPED = (".migrations", ".tests")  # migrations import nothing of ours worth pickling
 
 # Constructor arguments for the classes whose signature does not say enough.

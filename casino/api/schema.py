@@ -54,7 +54,7 @@ WRITES = (400, 413, 415, 422)
 # ordering is ignored (DRF).
 NEVER_REFUSED = {"page", "page_size", "ordering", "format"}
 # The statuses a recorded write's answer may have, and so its replay too.
-REPLAYABLE = ("200", "201", "400", "403", "404", "409", "422")
+REPLAYABLE = ("200", "201", "204", "400", "403", "404", "409", "422")
 RETRY_AFTER = {
     "description": "Seconds to wait before sending the request again.",
     "required": True,

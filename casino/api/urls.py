@@ -13,6 +13,7 @@ from casino.api import floor, hold, overview
 from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
 from games.apis import LedgerEntryViewSet, ResolutionViewSet, RoundViewSet, WagerViewSet
+from webhooks.apis import DeliveryViewSet, EndpointViewSet
 
 
 class ApiRoot(APIRootView):
@@ -51,6 +52,8 @@ router.register("devices", DeviceViewSet, basename="device")
 router.register("device-events", DeviceEventViewSet, basename="device-event")
 router.register("audit-entries", floor.AuditEntryViewSet, basename="audit-entry")
 router.register("api-writes", floor.ApiWriteViewSet, basename="api-write")
+router.register("webhook-endpoints", EndpointViewSet, basename="webhook-endpoint")
+router.register("webhook-deliveries", DeliveryViewSet, basename="webhook-delivery")
 
 urlpatterns = [
     path("floor/", overview.floor_view, name="api-floor"),
