@@ -166,11 +166,14 @@ def _read_some(response: urllib3.BaseHTTPResponse, deadline: float) -> bytes:
 
 
 def _error_text(error: BaseException, connect: float, read: float) -> str:
-    if isinstance(error, urllib3.exceptions.ConnectTimeoutError):
-        return f"no connection within {connect:g} s"
-    if isinstance(error, urllib3.exceptions.ReadTimeoutError):
-        return f"no answer within {read:g} s"
-    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, urllib3.exceptions.NewConnectionError):  # a ConnectTimeoutError too
+        text = f"no connection: {error}"
+    elif isinstance(error, urllib3.exceptions.ConnectTimeoutError):
+        text = f"no connection within {connect:g} s"
+    elif isinstance(error, urllib3.exceptions.ReadTimeoutError):
+        text = f"no answer within {read:g} s"
+    else:
+        text = f"{type(error).__name__}: {error}"
     return text if len(text) <= ERROR_LENGTH else text[: ERROR_LENGTH - 1] + "\u2026"
 
 
