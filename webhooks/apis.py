@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from casino.api.errors import ApiError
 from casino.api.floor import ReadOnly, ScopedViewSet
-from casino.api.permissions import token_holder_id
+from casino.api.permissions import scoped, token_holder_id
 from casino.api.represent import represented
 from casino.api.writes import write
 from casino.models import CertificateHolder
@@ -115,8 +115,8 @@ class WebhookEndpointInSerializer(serializers.Serializer):
         required=False,
         min_value=1,
         max_value=2**62,
-        help_text="The certificate holder whose events it receives: a token's own (the "
-        "default for a token); staff name one.",
+        help_text="The certificate holder whose events it receives: a token's own (its "
+        "default; another's is a 404); staff name one.",
     )
     url = serializers.CharField(max_length=1000, help_text=URL_HELP)
     events = event_types_field()
@@ -167,23 +167,15 @@ class EndpointViewSet(
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def _holder(self, holder_id: int | None) -> CertificateHolder:
-        """The holder the new endpoint serves: a token's own; staff name it."""
+        """The holder the new endpoint serves: a token's own unless it names it; staff
+        name it. One the caller does not see is a 404, as everywhere in this API."""
         own = token_holder_id(self.request)
-        if own is not None:
-            if holder_id not in (None, own):
-                raise serializers.ValidationError(
-                    {"holder": [f"a token registers endpoints for its own certificate holder "
-                                f"({own}) only"]}
-                )  # fmt: skip
-            return CertificateHolder.objects.get(pk=own)
-        if holder_id is None:
+        if holder_id is None and own is None:
             raise serializers.ValidationError(
                 {"holder": ["name the certificate holder whose events it receives"]}
             )
-        found = CertificateHolder.objects.filter(pk=holder_id).first()
-        if found is None:
-            raise serializers.ValidationError({"holder": [f"no certificate holder {holder_id}"]})
-        return found
+        holders = scoped(CertificateHolder.objects.all(), self.request, "id")
+        return get_object_or_404(holders, pk=own if holder_id is None else holder_id)
 
     def _secret_answer(self, endpoint: Endpoint, secret: str, status: int) -> Response:
         return Response(
