@@ -21,6 +21,7 @@ same webhook-id: at least once, never lost).
 """
 
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -72,14 +73,17 @@ def try_seconds() -> float:
 
 
 def time_limits() -> tuple[int, int]:
-    """The delivery task's soft and hard time limits: a try's time and some."""
-    soft = int(try_seconds()) + 5
-    return soft, soft + 5
+    """The delivery task's soft and hard time limits: a try's time, and some for resolving
+    the host and writing the try (the soft one ends a try that outran its timeouts: an
+    answer trickled byte by byte)."""
+    soft = math.ceil(try_seconds()) + 2
+    return soft, soft + 3
 
 
 def lease() -> timedelta:
-    """How long a claimed delivery counts as in flight: past the task's hard time limit."""
-    return timedelta(seconds=time_limits()[1] + 5)
+    """How long a claimed delivery counts as in flight: past the task's hard time limit, so
+    no second worker takes it while the first may still be trying."""
+    return timedelta(seconds=time_limits()[1] + 2)
 
 
 # --- fan-out --------------------------------------------------------------------------
