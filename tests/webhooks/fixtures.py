@@ -22,6 +22,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    at: float = field(default_factory=time.time)  # when it came (Unix seconds)
 
 
 @dataclass
@@ -45,9 +46,12 @@ class Receiver:
 
 
 @contextmanager
-def receiver(path: str = "/hooks") -> Iterator[Receiver]:
-    """A receiver on a free port of 127.0.0.1, stopped after the block."""
-    state = Receiver(url="")
+def receiver(
+    path: str = "/hooks", *, port: int = 0, state: Receiver | None = None
+) -> Iterator[Receiver]:
+    """A receiver on 127.0.0.1 (a free port unless given), stopped after the block; `state`
+    carries what an earlier one on the port got (one stopped and started again)."""
+    state = state or Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -72,7 +76,7 @@ def receiver(path: str = "/hooks") -> Iterator[Receiver]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
