@@ -305,11 +305,11 @@ def scrape_job(name: str) -> dict[str, Any]:
 
 
 def test_web_and_workers_add_up_their_processes_counters():
-    for name in ("web", "settlement", "monitoring"):
+    for name in ("web", "settlement", "monitoring", "webhooks"):
         environment = services()[name]["environment"]
         assert environment["PROMETHEUS_MULTIPROC_DIR"] == "/tmp/casino-metrics", name
         assert "DATABASE_URL" in environment, name  # merged with every process's own
-    for name in ("settlement", "monitoring"):
+    for name in ("settlement", "monitoring", "webhooks"):
         assert services()[name]["environment"]["CASINO_WORKER_METRICS_PORT"] == "9808"
     for name in ("beat", "flower", "release"):
         assert "PROMETHEUS_MULTIPROC_DIR" not in services()[name].get("environment", {}), name
