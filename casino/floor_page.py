@@ -48,6 +48,7 @@ from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
 from games.services.fairness import floor_fairness
 from games.services.hold import current_gaming_day, floor_hold
+from webhooks.models import Endpoint
 
 VIEW = "casino.view_table"
 log = logging.getLogger(__name__)
@@ -530,6 +531,10 @@ def floor_page(request: HttpRequest) -> HttpResponse:
         "links": admin_links(),
         "statistics_ms": STATISTICS_SECONDS * 1000,
         "badges": badges,
+        # Nothing at the tables waits on a webhook: a disabled endpoint is told in the
+        # header when the page loads (not polled), with the admin's list one click away.
+        "webhooks_disabled": Endpoint.objects.filter(disabled_at__isnull=False).count(),
+        "webhooks_disabled_url": reverse("admin:webhooks_endpoint_changelist") + "?state=disabled",
     }
     return render(request, "floor/floor.html", context)
 

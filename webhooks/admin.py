@@ -191,6 +191,9 @@ class AttemptInline(ReadOnlyInline):
     model = Attempt
     fields = ["number", "at", "duration_ms", "status_code", "response", "error", "succeeded"]
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("webhooks.view_delivery")  # a delivery's tries are its own
+
 
 @admin.register(Delivery)
 class DeliveryAdmin(ReadOnlyAdmin):

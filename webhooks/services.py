@@ -89,13 +89,14 @@ def event_record(
     event = Event(
         event_type=event_type, holder_id=holder, table=table, occurred_at=now, data=data, key=key
     )
-    try:
-        with transaction.atomic():  # a savepoint: a key taken rolls back this row alone
-            event.save()
-    except IntegrityError:
-        if key is None:
-            raise
-        return None
+    if key is None:
+        event.save()
+    else:
+        try:
+            with transaction.atomic():  # a savepoint: a key taken rolls back this row alone
+                event.save()
+        except IntegrityError:
+            return None
     fan_out_on_commit(event.pk)
     return event
 

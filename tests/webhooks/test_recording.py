@@ -111,17 +111,20 @@ def test_nothing_is_written_when_no_endpoint_of_the_holder_wants_it(broker):
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement settlement")
+@pytest.mark.parametrize("wanted", [True, False])
 def test_on_postgresql_the_event_adds_no_statement_to_the_settlement(
-    broker, django_assert_num_queries
+    broker, django_assert_num_queries, wanted
 ):
     table = open_table("sic_bo")
-    endpoint_make(table.holder, URL, ["round.settled"])
+    endpoint_make(table.holder, URL, ["round.settled" if wanted else "table.status_changed"])
     round_ = round_to_settle(table)
     request = SettlementRequest.objects.get(round=round_)
-    # The savepoint pair of the test's transaction, the lock, the write: as without it.
+    # The savepoint pair of the test's transaction, the lock (which asks whether anyone
+    # wants the event) and the write (which writes it, then): wanted or not.
     with django_assert_num_queries(4):
         assert round_settle(request.pk, now=T0 + 5 * M) == "settled"
-    assert Event.objects.get().data == {"round": round_.pk}
+    found = Event.objects.filter(event_type="round.settled")
+    assert [e.data for e in found] == ([{"round": round_.pk}] if wanted else [])
 
 
 # --- table status -------------------------------------------------------------------------
