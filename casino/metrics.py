@@ -45,6 +45,11 @@ SETTLEMENT_FAILURES = Counter(
     "Settlements that failed and were recorded as an alert, by failure kind.",
     ["kind"],
 )
+WEBHOOK_TRIES = Counter(
+    "casino_webhook_tries",
+    "Webhook tries recorded, by outcome: delivered, failed (tried again), dead_letter.",
+    ["outcome"],
+)
 REFUSALS = Counter(
     "casino_api_refusals",
     "Error answers under /api/ and /devices/, by the error body's code and the status.",

@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, F, Q
 
+from casino import metrics
 from casino.services.errors import FloorRefused, permission_check
 from webhooks.events import ENDPOINT_DISABLED, endpoint_disabled_data
 from webhooks.models import ERROR_LENGTH, Attempt, Delivery, Endpoint, Event
@@ -210,6 +211,7 @@ def _record(delivery_id: int, answer: Answer, *, at: datetime) -> str:
         delivery.last_attempt_at, delivery.last_status_code = at, answer.status
         delivery.last_response, delivery.last_error = answer.body, answer.error
         delivery.in_flight_until = None
+        counted = "delivered" if answer.succeeded else "failed"
         if delivery.status != PENDING:  # sent again and delivered meanwhile: the try is kept
             outcome = f"tried; it was {delivery.status} meanwhile"
         elif answer.succeeded:
@@ -218,10 +220,12 @@ def _record(delivery_id: int, answer: Answer, *, at: datetime) -> str:
         elif delivery.attempts >= settings.CASINO_WEBHOOK_MAX_ATTEMPTS:
             delivery.status, delivery.next_attempt_at = FAILED, None
             outcome = f"failed for good after {delivery.attempts} tries (a dead letter)"
+            counted = "dead_letter"
         else:
             delivery.next_attempt_at = now + backoff(delivery.attempts)
             outcome = f"failed; tried again at {delivery.next_attempt_at.isoformat()}"
         delivery.save()
+        metrics.on_commit(metrics.WEBHOOK_TRIES.labels(counted).inc)
         if answer.succeeded:
             _endpoint_answered(endpoint)
             _next_of(endpoint, now)

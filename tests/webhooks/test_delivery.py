@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from standardwebhooks import Webhook
 
+from casino import metrics
 from tests.casino.floor_fixtures import holder_get, operations
 from tests.games.round_fixtures import open_table
 from tests.webhooks.fixtures import Receiver, endpoint_make, receiver
@@ -151,16 +152,27 @@ def test_a_signature_by_another_secret_does_not_verify(broker, table):
 # --- failing: backoff, dead letter, the circuit breaker -----------------------------------
 
 
-def test_failed_tries_back_off_doubling_then_the_delivery_is_a_dead_letter(broker, table, settings):
+def tries_counted(outcome: str) -> float:
+    """The webhook tries counted with this outcome so far (casino/metrics.py)."""
+    found = metrics.registry().get_sample_value("casino_webhook_tries_total", {"outcome": outcome})
+    return found or 0.0
+
+
+def test_failed_tries_back_off_doubling_then_the_delivery_is_a_dead_letter(
+    broker, table, settings, django_capture_on_commit_callbacks
+):
     settings.CASINO_WEBHOOK_MAX_ATTEMPTS = 3
     settings.CASINO_WEBHOOK_BACKOFF_SECONDS = 5
     settings.CASINO_WEBHOOK_BREAKER_FAILURES = 10  # not this test's
     now = timezone.now()
+    failed, dead = tries_counted("failed"), tries_counted("dead_letter")
     with receiver() as got:
         got.answer = answering(500, b"the receiver broke")
         endpoint_make(table.holder, got.url, ["table.status_changed"])
         (delivery,) = fanned(table, now)
-        assert service.delivery_attempt(delivery.pk, now=now).startswith("failed; tried again")
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = service.delivery_attempt(delivery.pk, now=now)
+        assert outcome.startswith("failed; tried again")
         delivery.refresh_from_db()
         first_end = delivery.last_attempt_at + timedelta(
             milliseconds=Attempt.objects.get(delivery=delivery).duration_ms
@@ -173,9 +185,11 @@ def test_failed_tries_back_off_doubling_then_the_delivery_is_a_dead_letter(broke
         assert delivery.next_attempt_at == (
             now + 6 * S + timedelta(milliseconds=second.duration_ms) + 10 * S
         )  # 10 s after the second
-        outcome = service.delivery_attempt(delivery.pk, now=now + 20 * S)
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = service.delivery_attempt(delivery.pk, now=now + 20 * S)
         assert len(got.got) == 3
     assert outcome == "failed for good after 3 tries (a dead letter)"
+    assert (tries_counted("failed"), tries_counted("dead_letter")) == (failed + 1, dead + 1)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.next_attempt_at) == ("failed", 3, None)
     assert (delivery.last_status_code, delivery.last_response) == (500, "the receiver broke")
