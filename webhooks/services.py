@@ -117,7 +117,8 @@ def round_waiting_record(
     ways_out: list[str],
     now: datetime,
 ) -> Event | None:
-    """round.waiting_on_device, written in the transaction that raises the round's alert.
+    """round.waiting_on_device, written in the transaction that raises the round's alert;
+    once for one wait (a check that finds the round still waiting writes nothing more).
     `device` is {"id", "kind", "serial_number", "position"} or None."""
     data = round_waiting_data(
         round=round_id,
@@ -130,7 +131,8 @@ def round_waiting_record(
         waiting_since=waiting_since,
         ways_out=ways_out,
     )
-    return event_record(ROUND_WAITING_ON_DEVICE, table=table, data=data, now=now)
+    key = f"{ROUND_WAITING_ON_DEVICE}:{round_id}:{data['waiting_since']}"
+    return event_record(ROUND_WAITING_ON_DEVICE, table=table, data=data, now=now, key=key)
 
 
 # --- the settlement's statements on PostgreSQL (games/services/settlement.py) ------------

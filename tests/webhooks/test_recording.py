@@ -298,6 +298,14 @@ def test_a_round_waiting_on_a_device_is_recorded_as_part_4_calls_it(broker):
         table.pk,
         T0 + 5 * M,
     )
+    # The alert's check finds the round still waiting a minute later: told once.
+    with transaction.atomic():
+        again = round_waiting_record(
+            table=table, round_id=41, round_number=6, device=None,
+            waiting_for="the random number generator's number", waiting_since=T0,
+            ways_out=[], now=T0 + 6 * M,
+        )  # fmt: skip
+    assert again is None and Event.objects.count() == 1
 
 
 def test_an_unknown_type_or_no_holder_is_a_programming_error():
