@@ -131,6 +131,7 @@ def test_the_walk_finds_the_exceptions_we_know_of():
         "BadRequest",
         "StoreUnavailable",
         "ApiError",
+        "DestinationRefused",
     }
     assert known <= names
 
