@@ -364,7 +364,8 @@ CASINO_WEBHOOK_ALLOWED_NETWORKS = networks_setting(
 )
 # https:// only: always in production (refused at start when false), a choice elsewhere.
 CASINO_WEBHOOK_HTTPS_ONLY = env_bool("CASINO_WEBHOOK_HTTPS_ONLY", PRODUCTION)
-# Each try: seconds to connect, then to answer (the whole try never takes more than both).
+# Each try: seconds to connect, then to answer (the task's time limits and a try's lease
+# follow from them: webhooks/delivery.py).
 CASINO_WEBHOOK_CONNECT_SECONDS = env_float("CASINO_WEBHOOK_CONNECT_SECONDS", 2.0)
 CASINO_WEBHOOK_READ_SECONDS = env_float("CASINO_WEBHOOK_READ_SECONDS", 5.0)
 # Tries of one delivery before it is a dead letter (sent again only by a person), and the
