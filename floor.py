@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "requirements.txt"  # what runs the floor
 REQUIREMENTS_DEV = ROOT / "requirements-dev.txt"  # that, and what tests it
-QUEUES = "settlement,monitoring,default"
+QUEUES = "settlement,monitoring,default,webhooks"
 
 
 def venv_python() -> Path:

@@ -16,7 +16,7 @@ import django
 django.setup()
 failed = []
 count = 0
-for package in ("casino", "games", "gaming", "devices", "workers"):
+for package in ("casino", "games", "gaming", "devices", "workers", "webhooks"):
     root = importlib.import_module(package)
     for module in pkgutil.walk_packages(root.__path__, f"{package}."):
         if ".migrations." in f"{module.name}.":

@@ -2,10 +2,12 @@
 
     .venv/bin/python bench/settlement.py [--rounds 600] [--workers 1,2] [--concurrency 1]
         [--repeat 3] [--profile-rounds 20] [--profile] [--profile-worker] [--seed 625]
-        [--setup-processes CPUS] [--redis-db 14] [--pool prefork|solo] [--quick]
+        [--setup-processes CPUS] [--redis-db 14] [--pool prefork|solo] [--quick] [--webhook]
 
 Two to three minutes with the defaults on 2 cores. `--quick` (20 rounds, one worker, one
 run, about 20 s, most of it the migration) proves it still works, with the same checks.
+`--webhook` registers an endpoint that wants "round settled", so each settlement also
+writes its webhook event and publishes its fan-out (ADR 0011).
 
 Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379. It
 creates a throwaway database casino_bench_<random>, migrates it with `manage.py migrate` in
@@ -316,6 +318,24 @@ def tables_make(count: int, now: datetime) -> list[Any]:
         for d in devices
     )
     return [first, *tables]
+
+
+def webhook_subscribe(table: Any) -> None:
+    """An endpoint of the tables' holder that wants round.settled (--webhook): each
+    settlement then writes its event and publishes its fan-out, which no worker here takes
+    (nothing is POSTed; the Redis database is emptied between runs)."""
+    from django.utils import timezone
+
+    from tests.casino.floor_fixtures import operations
+    from webhooks.services import endpoint_register
+
+    endpoint_register(
+        holder=table.holder,
+        url="http://127.0.0.1:9/bench",
+        events=["round.settled"],
+        by=operations(),
+        now=timezone.now(),
+    )
 
 
 def rounds_play(tables: list[Any], seed: int, processes: int) -> list[int]:
@@ -783,6 +803,8 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     # reads the clock sees what it would see on a floor.
     started = time.perf_counter()
     tables = tables_make(total, timezone.now() - timedelta(minutes=1))
+    if args.webhook:
+        webhook_subscribe(tables[0])
     made = time.perf_counter()
     ids = rounds_play(tables, args.seed, args.setup_processes)
     played = time.perf_counter()
@@ -791,6 +813,8 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     warm_ids = ids[args.rounds : args.rounds + warm]
     split_ids = ids[args.rounds + warm :]
     print(f"machine: {machine()}")
+    if args.webhook:
+        print("webhook: an endpoint wants round.settled: each settlement writes its event")
     print(
         f"setup: {total} Sic Bo tables in {made - started:.1f} s, a round at each played to its"
         f" result through the services in {played - made:.1f} s"
@@ -1099,6 +1123,11 @@ def main() -> None:
         "--quick",
         action="store_true",
         help="seconds, not minutes: 20 rounds, one worker, one run; the same checks (exit 1)",
+    )
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="an endpoint wants round.settled: each settlement writes its webhook event",
     )
     args = parser.parse_args()
     args.profile_worker_shown = False

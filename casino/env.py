@@ -5,6 +5,8 @@ from collections.abc import Mapping
 
 from django.core.exceptions import ImproperlyConfigured
 
+from webhooks.addresses import Network, allowed_networks_refusals, networks_parse
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -115,6 +117,15 @@ def env_rate(name: str, default: str) -> tuple[int, int] | None:
     return requests, seconds
 
 
+def networks_setting(name: str, default: str) -> list[Network]:
+    """A comma-separated list of networks (10.20.0.0/16) or addresses."""
+    raw = os.environ.get(name)
+    try:
+        return networks_parse(default if raw is None else raw)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name}={raw!r}: {error}") from None
+
+
 # Committed in casino/settings.py for development: public, so never a production key.
 DEVELOPMENT_SECRET_KEY = "development-only-key-never-used-in-production"
 # Django's own advice (check W009) and what `secrets.token_urlsafe(50)` gives at least.
@@ -153,6 +164,7 @@ def production_refusals(environ: Mapping[str, str]) -> list[str]:
             f"CASINO_METRICS_TOKEN has {len(metrics_token)} characters; "
             f"{MIN_METRICS_TOKEN_LENGTH} or more are required"
         )
+    problems += _webhook_refusals(environ)
     debug = environ.get("DJANGO_DEBUG", "").strip().lower()
     if debug in _TRUE:
         problems.append(
@@ -167,4 +179,21 @@ def production_refusals(environ: Mapping[str, str]) -> list[str]:
             f"DJANGO_ALLOWED_HOSTS has the wildcard {', '.join(map(repr, wild))}: "
             "name each host (a leading dot allows one domain's subdomains)"
         )
+    return problems
+
+
+def _webhook_refusals(environ: Mapping[str, str]) -> list[str]:
+    """Webhooks go over https only, and never to the floor's own machines (loopback), the
+    metadata service (link-local), multicast or "any address" (webhooks/addresses.py)."""
+    problems = []
+    if environ.get("CASINO_WEBHOOK_HTTPS_ONLY", "").strip().lower() in _FALSE - {""}:
+        problems.append("CASINO_WEBHOOK_HTTPS_ONLY is off: webhooks go over https only")
+    try:
+        networks = networks_parse(environ.get("CASINO_WEBHOOK_ALLOWED_NETWORKS", ""))
+    except ValueError as error:
+        return [*problems, f"CASINO_WEBHOOK_ALLOWED_NETWORKS: {error}"]
+    problems += [
+        f"CASINO_WEBHOOK_ALLOWED_NETWORKS: {refusal}: a webhook may never go there"
+        for refusal in allowed_networks_refusals(networks)
+    ]
     return problems

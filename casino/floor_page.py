@@ -53,6 +53,7 @@ from games.services.fairness import floor_fairness
 from games.services.hold import current_gaming_day, floor_hold
 from gaming.round_views import floor_summaries
 from gaming.waits import WaitedDevice, ended_annotation, waiting_data, waiting_of
+from webhooks.models import Endpoint
 
 VIEW = "casino.view_table"
 log = logging.getLogger(__name__)
@@ -604,6 +605,10 @@ def floor_page(request: HttpRequest) -> HttpResponse:
         "links": admin_links(),
         "statistics_ms": STATISTICS_SECONDS * 1000,
         "badges": badges,
+        # Nothing at the tables waits on a webhook: a disabled endpoint is told in the
+        # header when the page loads (not polled), with the admin's list one click away.
+        "webhooks_disabled": Endpoint.objects.filter(disabled_at__isnull=False).count(),
+        "webhooks_disabled_url": reverse("admin:webhooks_endpoint_changelist") + "?state=disabled",
     }
     return render(request, "floor/floor.html", context)
 

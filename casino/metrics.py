@@ -45,6 +45,13 @@ SETTLEMENT_FAILURES = Counter(
     "Settlements that failed and were recorded as an alert, by failure kind.",
     ["kind"],
 )
+WEBHOOK_TRIES = Counter(
+    "casino_webhook_tries",
+    "Webhook tries recorded, by outcome: delivered, failed (tried again), dead_letter.",
+    ["outcome"],
+)
+for _outcome in ("delivered", "failed", "dead_letter"):
+    WEBHOOK_TRIES.labels(_outcome)  # each at 0 from the start: a rate needs its zero
 REFUSALS = Counter(
     "casino_api_refusals",
     "Error answers under /api/ and /devices/, by the error body's code and the status.",

@@ -39,6 +39,15 @@ VIEW_ROUNDS = [
     )
 ]
 VIEW_DEVICES = [f"devices.view_{model}" for model in ("device", "devicecredential", "deviceevent")]
+VIEW_WEBHOOKS = ["webhooks.view_endpoint", "webhooks.view_delivery"]
+# Register, change and delete endpoints; send a delivery again (docs/api.md, Webhooks).
+MANAGE_WEBHOOKS = [
+    *VIEW_WEBHOOKS,
+    "webhooks.add_endpoint",
+    "webhooks.change_endpoint",
+    "webhooks.delete_endpoint",
+    "webhooks.change_delivery",
+]
 
 ROLES: dict[str, list[str]] = {
     "operations": [
@@ -67,11 +76,13 @@ ROLES: dict[str, list[str]] = {
         # The alert thresholds of hold and dice fairness (docs/statistics.md).
         "casino.add_statisticsthresholds",
         "casino.change_statisticsthresholds",
+        *MANAGE_WEBHOOKS,
     ],
     "compliance": [
         *VIEW_ALL,
         *VIEW_ROUNDS,
         *VIEW_DEVICES,
+        *VIEW_WEBHOOKS,
         "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",
@@ -96,9 +107,11 @@ ROLES: dict[str, list[str]] = {
         "casino.operate_table",
         "casino.record_changeout",
         "devices.operate_device",
+        # Its holder's webhook endpoints (its token bounds it to that holder).
+        *MANAGE_WEBHOOKS,
     ],
     # The Board's read-only view: every record, every trail, no action.
-    "regulator": [*VIEW_ALL, *VIEW_ROUNDS, *VIEW_DEVICES],
+    "regulator": [*VIEW_ALL, *VIEW_ROUNDS, *VIEW_DEVICES, *VIEW_WEBHOOKS],
 }
 
 

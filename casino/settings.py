@@ -28,6 +28,7 @@ from casino.env import (
     env_rate,
     env_str,
     env_time,
+    networks_setting,
     production_refusals,
 )
 from casino.logs import sentry_init
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "games",
     "devices",
     "workers",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -267,6 +269,9 @@ SPECTACULAR_SETTINGS = {
         "DeviceWaitKindEnum": "devices.rules.WAIT_KINDS",
         "DeviceWaitReportEnum": "devices.rules.WAIT_REPORTS",
         "DeviceWaitWayEnum": "devices.rules.WAYS",
+        "WebhookEventTypeEnum": "webhooks.events.CHOICES",
+        "WebhookDeliveryStatusEnum": "webhooks.models.Delivery.Status",
+        "WebhookEndpointStatusEnum": "webhooks.models.ENDPOINT_STATUS_CHOICES",
         "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
         # Named so that a field of the same name with other choices never renames them.
         "GameEnum": "games.rules.catalog.game_choices",
@@ -375,14 +380,16 @@ if CASINO_SETTLEMENT_MAX_SENDS < 1:
         "(the first send counts)"
     )
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-# Queues by workload, so a flood of one cannot starve the others.
-CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default")
+# Queues by workload, so a flood of one cannot starve the others: a slow webhook endpoint
+# holds only the webhooks queue's workers, never a settlement or the heartbeat watch.
+CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default", "webhooks")
 # Each queue its own exchange and routing key: a message reaches exactly one queue.
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in CELERY_QUEUE_NAMES]
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "settlement.*": {"queue": "settlement"},
     "monitoring.*": {"queue": "monitoring"},
+    "webhooks.*": {"queue": "webhooks"},
 }
 CELERY_BEAT_SCHEDULE = {
     "worker-ping-round": {
@@ -397,6 +404,65 @@ CELERY_BEAT_SCHEDULE = {
         "task": "monitoring.equipment_schedule_check",
         "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
     },
+}
+
+# --- Webhooks (webhooks/, docs/api.md "Webhooks") -----------------------------------------
+# Endpoints may reach these networks although they are loopback or private (the demo and
+# the tests post to 127.0.0.1); production refuses loopback, link-local, multicast and
+# unspecified among them, and has none by default (webhooks/addresses.py).
+CASINO_WEBHOOK_ALLOWED_NETWORKS = networks_setting(
+    "CASINO_WEBHOOK_ALLOWED_NETWORKS", "" if PRODUCTION else "127.0.0.0/8,::1"
+)
+# https:// only: always in production (refused at start when false), a choice elsewhere.
+CASINO_WEBHOOK_HTTPS_ONLY = env_bool("CASINO_WEBHOOK_HTTPS_ONLY", PRODUCTION)
+# Each try: seconds to connect, then to answer (the task's time limits and a try's lease
+# follow from them: webhooks/delivery.py).
+CASINO_WEBHOOK_CONNECT_SECONDS = env_float("CASINO_WEBHOOK_CONNECT_SECONDS", 2.0)
+CASINO_WEBHOOK_READ_SECONDS = env_float("CASINO_WEBHOOK_READ_SECONDS", 5.0)
+# Tries of one delivery before it is a dead letter (sent again only by a person), and the
+# wait after the n-th failed try: BACKOFF x 2^(n-1) seconds, BACKOFF_MAX at most
+# (5, 10, 20 ... an hour: twelve tries span about two and a half hours).
+CASINO_WEBHOOK_MAX_ATTEMPTS = env_int("CASINO_WEBHOOK_MAX_ATTEMPTS", 12)
+CASINO_WEBHOOK_BACKOFF_SECONDS = env_float("CASINO_WEBHOOK_BACKOFF_SECONDS", 5.0)
+CASINO_WEBHOOK_BACKOFF_MAX_SECONDS = env_float("CASINO_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0)
+# The circuit breaker: after this many failed tries in a row an endpoint is tried once per
+# backoff only (its other deliveries wait, no request made); failing for DISABLE_AFTER
+# seconds (and at least that many tries) it is disabled, an alert, until enabled again.
+CASINO_WEBHOOK_BREAKER_FAILURES = env_int("CASINO_WEBHOOK_BREAKER_FAILURES", 5)
+CASINO_WEBHOOK_DISABLE_AFTER_SECONDS = env_int("CASINO_WEBHOOK_DISABLE_AFTER_SECONDS", 86400)
+# Tries to one endpoint at once, across every worker: a slow endpoint holds at most this
+# many of the webhooks queue's pool processes; its other deliveries wait their turn.
+CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT = env_int("CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT", 2)
+# Beat's sweep: sends each delivery whose time has come, and again any message lost (an
+# event not fanned out, a delivery not taken, STUCK seconds after it was sent).
+CASINO_WEBHOOK_SWEEP_SECONDS = env_int("CASINO_WEBHOOK_SWEEP_SECONDS", 2)
+CASINO_WEBHOOK_STUCK_SECONDS = env_int("CASINO_WEBHOOK_STUCK_SECONDS", 10)
+# The log's history: events, deliveries and their tries older than this are deleted.
+CASINO_WEBHOOK_RETENTION_DAYS = env_float("CASINO_WEBHOOK_RETENTION_DAYS", 7.0)
+# After a secret is rotated, messages are signed with the old one too, this long.
+CASINO_WEBHOOK_ROTATION_GRACE_SECONDS = env_int("CASINO_WEBHOOK_ROTATION_GRACE_SECONDS", 86400)
+for _name, _least in (
+    ("CASINO_WEBHOOK_CONNECT_SECONDS", 0.1),
+    ("CASINO_WEBHOOK_READ_SECONDS", 0.1),
+    ("CASINO_WEBHOOK_MAX_ATTEMPTS", 1),
+    ("CASINO_WEBHOOK_BACKOFF_SECONDS", 0.1),
+    ("CASINO_WEBHOOK_BACKOFF_MAX_SECONDS", 0.1),
+    ("CASINO_WEBHOOK_BREAKER_FAILURES", 1),
+    ("CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT", 1),
+    ("CASINO_WEBHOOK_SWEEP_SECONDS", 1),
+    ("CASINO_WEBHOOK_STUCK_SECONDS", 1),
+    ("CASINO_WEBHOOK_RETENTION_DAYS", 0.001),
+):
+    if globals()[_name] < _least:
+        raise ImproperlyConfigured(f"{_name}={globals()[_name]}: expected {_least} or more")
+CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
+    "task": "monitoring.webhooks_sweep",
+    "schedule": CASINO_WEBHOOK_SWEEP_SECONDS,
+    "options": {"expires": 10},
+}
+CELERY_BEAT_SCHEDULE["webhooks-prune"] = {
+    "task": "monitoring.webhooks_prune",
+    "schedule": env_int("CASINO_WEBHOOK_PRUNE_SECONDS", 3600),
 }
 
 # --- Devices (devices/) ----------------------------------------------------------------

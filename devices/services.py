@@ -22,6 +22,8 @@ from casino.services.errors import FloorRefused, by_actor, permission_check
 from devices import rules, signing
 from devices.models import Device, DeviceCredential, DeviceEvent
 from devices.store import StoreUnavailable, store
+from webhooks import events as webhook_events
+from webhooks.services import event_record as webhook_record
 
 log = logging.getLogger(__name__)
 
@@ -311,8 +313,27 @@ def status_move(
             device.out_of_order_reason = reason
         device.save()
         event_record(device, event, now=now, by=by, detail=detail)
+        _status_told(device, was, event, detail, now)
         if was == Status.ACTIVE and to != Status.ACTIVE:
             if when_down is None:  # a caller's mistake, never the device's: nothing is saved
                 raise TypeError(f"{device} stops working: pass when_down (gaming/devices.py)")
             when_down(device, now)
         return device
+
+
+def _status_told(device: Device, was: str, event: str, detail: str, now: datetime) -> None:
+    """The device.status_changed webhook, written in the device's status change."""
+    data = webhook_events.device_status_data(
+        device=device.pk,
+        kind=device.kind,
+        serial_number=device.serial_number,
+        position=device.position,
+        table=device.table_id,
+        table_number=device.table.number,
+        status=device.status,
+        was=was,
+        event=event,
+        detail=detail,
+        changed_at=now,
+    )
+    webhook_record(webhook_events.DEVICE_STATUS_CHANGED, table=device.table, data=data, now=now)

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from casino.models import SicBoOpeningInspection, Table
 from casino.services.errors import FloorRefused, by_actor, permission_check
-from casino.services.tables import compliance_refusals, table_status_set
+from casino.services.tables import compliance_refusals, table_status_record, table_status_set
 from devices.gates import automated_shaker_in_use, device_refusals
 from games.services.rounds import close_refusals
 
@@ -52,8 +52,10 @@ def table_open(table: Table, *, by: Any, now: datetime) -> Table:
         reasons = opening_refusals(table, now)
         if reasons:
             raise FloorRefused(f"Opening {table.number}", reasons)
+        was = table.status
         table.status, table.status_changed_at = Table.Status.OPEN, now
         table.save()
+        table_status_record(table, was, now=now)
         return table
 
 

@@ -29,6 +29,7 @@ from devices.models import Device, DeviceEvent
 from games import flow
 from games.models import Round, RoundEvent
 from games.services.round_state import round_locked_at
+from webhooks.services import round_waiting_record
 
 Status = Round.Status
 _DEVICE_STATUS = dict(Device.Status.choices)
@@ -255,8 +256,8 @@ def wait_alert_raise(round_id: int, now: datetime) -> Waiting | None:
                 )
         except IntegrityError:
             return None  # raised already
-        # Raised now, once: what announces it (a webhook's round.waiting_on_device, its
-        # payload waiting_data(waiting, now)) is written here, in this transaction.
+        # Raised now, once: its webhook is written here, in this transaction.
+        round_waiting_record(table=round_.table, wait=waiting_data(waiting, now), now=now)
         return waiting
 
 

@@ -128,7 +128,7 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
         worker = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "casino", "worker",
-                "-Q", "settlement,monitoring,default", "-n", node,
+                "-Q", "settlement,monitoring,default,webhooks", "-n", node,
                 "--concurrency", "1", "--without-gossip", "--without-mingle", "-l", "INFO",
             ],
             cwd=ROOT,

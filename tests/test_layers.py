@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("casino", "games", "devices", "gaming", "workers")
+PACKAGES = ("casino", "games", "devices", "gaming", "workers", "webhooks")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 

@@ -1,6 +1,6 @@
 """Celery tasks: settlement, the sweep, the watches (heartbeats, rounds waiting on a
-device), the worker self-check. Tasks take ids and call one service (an entry point: it
-may import every layer, docs/architecture.md)."""
+device), the worker self-check, webhooks. Tasks take ids and call one service (an entry
+point: it may import every layer, docs/architecture.md)."""
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -13,10 +13,14 @@ from casino.services.equipment import schedule_check
 from casino.services.par import submission_par_fill
 from devices.watch import heartbeats_flush
 from games.models import SettlementRequest
+from games.services.alerts import too_many_sends_record
 from games.services.outbox import requests_sweep
 from games.services.settlement import request_failure_record, round_settle
 from gaming.devices import devices_watch
 from gaming.waits import device_waits_check
+from webhooks import delivery as webhook_delivery
+from webhooks.payloads import event_body
+from webhooks.services import DELIVER_TASK, FAN_OUT_TASK
 from workers import services
 
 
@@ -101,8 +105,12 @@ def _connection_drop_if_broken() -> None:
     soft_time_limit=45,  # below time_limit, or Celery refuses to send it at all
 )
 def settlement_sweep_task() -> int:
-    """Beat's look for settlement requests stuck longer than CASINO_SETTLEMENT_STUCK_SECONDS."""
-    return requests_sweep(timezone.now())
+    """Beat's look for settlement requests stuck longer than CASINO_SETTLEMENT_STUCK_SECONDS;
+    and a settlement.alert webhook for each newly at CASINO_SETTLEMENT_MAX_SENDS."""
+    now = timezone.now()
+    sent = requests_sweep(now)
+    too_many_sends_record(now)
+    return sent
 
 
 # --- PAR sheets -----------------------------------------------------------------------------
@@ -155,3 +163,66 @@ def device_waits_check_task() -> int:
     """Beat's look for rounds waiting on a device past CASINO_DEVICE_WAIT_SECONDS: each
     alert raised once (gaming/waits.py)."""
     return len(device_waits_check(timezone.now()))
+
+
+# --- webhooks (webhooks/delivery.py) ----------------------------------------------------
+# On their own queue, `webhooks`: a slow or dead endpoint holds only these workers. Both
+# are idempotent under a row lock, so they are acknowledged once done, and a worker killed
+# mid-task leaves the message (and the sweep) to try again.
+WEBHOOK_SOFT_LIMIT, WEBHOOK_HARD_LIMIT = webhook_delivery.time_limits()
+
+
+@shared_task(
+    name=FAN_OUT_TASK,
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=60,
+    soft_time_limit=45,
+)
+def event_fan_out_task(event_id: int) -> str:
+    """One event into a delivery per endpoint that wants it; its body built once."""
+    return webhook_delivery.event_fan_out(event_id, body_of=event_body, now=timezone.now())
+
+
+@shared_task(
+    name=DELIVER_TASK,
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=WEBHOOK_HARD_LIMIT,
+    soft_time_limit=WEBHOOK_SOFT_LIMIT,
+)
+def delivery_send_task(delivery_id: int) -> str:
+    """One try of one delivery, if it is due (the backoff's retries are the sweep's)."""
+    return webhook_delivery.delivery_attempt(delivery_id, now=timezone.now())
+
+
+@shared_task(
+    name="monitoring.webhooks_sweep",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=60,
+    soft_time_limit=45,
+)
+def webhooks_sweep_task() -> dict[str, int]:
+    """Beat's look for deliveries due (a backoff passed, a lost message) and lost fan-outs."""
+    return webhook_delivery.webhooks_sweep(timezone.now())
+
+
+@shared_task(
+    name="monitoring.webhooks_prune",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=600,
+    soft_time_limit=540,
+)
+def webhooks_prune_task() -> int:
+    """Beat's pruning of the webhooks' history older than CASINO_WEBHOOK_RETENTION_DAYS."""
+    return webhook_delivery.webhooks_prune(timezone.now())

@@ -72,7 +72,7 @@ NEVER_REFUSED = {"page", "ordering", "format"}
 # The extension that names the kind of record a query parameter's value names.
 NAMES_A_RECORD = "x-names-a-record"
 # The statuses a recorded write's answer may have, and so its replay too.
-REPLAYABLE = ("200", "201", "400", "403", "404", "409", "422")
+REPLAYABLE = ("200", "201", "204", "400", "403", "404", "409", "422")
 RETRY_AFTER = {
     "description": "Seconds to wait before sending the request again.",
     "required": True,

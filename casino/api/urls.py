@@ -19,6 +19,7 @@ from games.apis import (
     RoundViewSet,
     WagerViewSet,
 )
+from webhooks.apis import DeliveryViewSet, EndpointViewSet
 
 
 class ApiRoot(APIRootView):
@@ -58,6 +59,8 @@ router.register("devices", DeviceViewSet, basename="device")
 router.register("device-events", DeviceEventViewSet, basename="device-event")
 router.register("audit-entries", floor.AuditEntryViewSet, basename="audit-entry")
 router.register("api-writes", floor.ApiWriteViewSet, basename="api-write")
+router.register("webhook-endpoints", EndpointViewSet, basename="webhook-endpoint")
+router.register("webhook-deliveries", DeliveryViewSet, basename="webhook-delivery")
 
 urlpatterns = [
     path("floor/", overview.floor_view, name="api-floor"),

@@ -8,7 +8,8 @@ record refused, rolls back everything it did and gets the first's answer (status
 body, marked ``Idempotent-Replayed: true``); with a different method, path or body it
 is refused (422). A request that crashes leaves no record, so its retry runs. A refusal
 is an answer too, recorded in a transaction of its own: the same key gets the same
-refusal.
+refusal. A secret an answer shows once (a webhook endpoint's) is never recorded: the
+record, and so a replay, has null in its place.
 """
 
 import functools
@@ -42,15 +43,16 @@ KEY_RULE = f"1 to {KEY_LENGTH} printable ASCII characters, with no space at eith
 _KEY = re.compile(KEY_PATTERN)
 
 
-def write(*, key_required: bool) -> Callable:
+def write(*, key_required: bool, shown_once: tuple[str, ...] = ()) -> Callable:
     """Decorate a view's write handler: recorded, and answered once per Idempotency-Key
-    (a key `key_required` on what moves money or changes a round)."""
+    (a key `key_required` on what moves money or changes a round); the answer's
+    `shown_once` fields (a secret) recorded as null."""
 
     def decorate(handler: Callable) -> Callable:
         @functools.wraps(handler)
         def recorded(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
             run = functools.partial(handler, view, request, *args, **kwargs)
-            return write_run(view, request, run, key_required=key_required)
+            return write_run(view, request, run, key_required=key_required, shown_once=shown_once)
 
         setattr(recorded, KEY_REQUIRED, key_required)  # the schema declares the header
         return recorded
@@ -91,7 +93,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def write_run(
-    view: Any, request: Request, handler: Callable[[], Response], *, key_required: bool
+    view: Any,
+    request: Request,
+    handler: Callable[[], Response],
+    *,
+    key_required: bool,
+    shown_once: tuple[str, ...] = (),
 ) -> Response:
     """Run the write and its record in one transaction (see the module's docstring)."""
     # The body first: one that is not JSON (415) or not well formed (400) is refused as
@@ -120,7 +127,7 @@ def write_run(
     try:
         with transaction.atomic(), acting_as(request.user):
             response = handler()
-            _answered(record, response)
+            _answered(record, response, shown_once)
             row_insert(record)  # with a key: unique per user, so a second answer cannot commit
         return response
     except Exception as error:
@@ -143,9 +150,12 @@ def write_run(
     return response
 
 
-def _answered(record: ApiWrite, response: Response) -> None:
+def _answered(record: ApiWrite, response: Response, shown_once: tuple[str, ...] = ()) -> None:
     record.status_code = response.status_code
-    record.response = _jsonable(response.data)
+    answer = _jsonable(response.data)
+    if isinstance(answer, dict):
+        answer.update({name: None for name in shown_once if name in answer})
+    record.response = answer
 
 
 def _holder_of(record: ApiWrite) -> ApiWrite | None:

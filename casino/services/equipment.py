@@ -22,6 +22,8 @@ from casino.rules.equipment import (
     schedule_state,
 )
 from casino.services.errors import FloorRefused, by_actor, permission_check
+from webhooks.events import EQUIPMENT_DUE_SOON, EQUIPMENT_OVERDUE, equipment_due_data
+from webhooks.services import event_record
 
 log = logging.getLogger(__name__)
 
@@ -316,12 +318,15 @@ def schedule_check(now: datetime) -> dict[str, int]:
         "table", "equipment_set"
     )
     for row in rows:
-        due_at, warn_from, _ = set_limit(row)
+        due_at, warn_from, limit = set_limit(row)
         state = schedule_state(due_at, due_at - warn_from, now)
         counts[state] += 1
         if state != row.schedule_state:
-            row.schedule_state = state
-            row.save(update_fields=["schedule_state"])
+            with transaction.atomic():  # the state and its webhook together
+                row.schedule_state = state
+                row.save(update_fields=["schedule_state"])
+                if state in SCHEDULE_EVENTS:
+                    _schedule_record(row, state, due_at, warn_from, limit, now)
             counts["changed"] += 1
             if state == "overdue":
                 log.warning(
@@ -329,3 +334,26 @@ def schedule_check(now: datetime) -> dict[str, int]:
                     row.equipment_set, row.table.number, row.due_at, row.limit,
                 )  # fmt: skip
     return counts
+
+
+# The schedule states a webhook tells (the way back to "in date" is a changeout, told by
+# the table's records, not here).
+SCHEDULE_EVENTS = {"due_soon": EQUIPMENT_DUE_SOON, "overdue": EQUIPMENT_OVERDUE}
+
+
+def _schedule_record(
+    row: SetInPlay, state: str, due_at: datetime, warn_from: datetime, limit: str, now: datetime
+) -> None:
+    """equipment.due_soon or equipment.overdue, written with the state's change."""
+    data = equipment_due_data(
+        set_in_play=row.pk,
+        equipment_set=row.equipment_set_id,
+        identifier=row.equipment_set.identifier,
+        composition=row.composition,
+        table=row.table_id,
+        table_number=row.table.number,
+        due_at=due_at,
+        warn_from=warn_from,
+        limit=limit,
+    )
+    event_record(SCHEDULE_EVENTS[state], table=row.table, data=data, now=now)

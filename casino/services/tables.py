@@ -27,6 +27,8 @@ from casino.services.equipment import set_limit, sets_in_play
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.rules.catalog import GAMES_BY_KEY
 from games.rules.registry import engine_get
+from webhooks.events import TABLE_STATUS_CHANGED, table_status_data
+from webhooks.services import event_record
 
 DROP_BOX_SECTIONS = {
     "craps": "58 Pa. Code § 623a.2(e)",
@@ -207,6 +209,7 @@ def table_suspend_by_rule(table: Table, *, now: datetime) -> Table:
         if table.status == Table.Status.OPEN:
             table.status, table.status_changed_at = Table.Status.SUSPENDED, now
             table.save()
+            table_status_record(table, Table.Status.OPEN, now=now)
         return table
 
 
@@ -232,11 +235,26 @@ def table_status_set(
         reasons = refusals(table)
         if reasons:
             raise FloorRefused(f"{_GERUNDS[status]} {table.number}", reasons)
+        was = table.status
         table.status, table.status_changed_at = status, now
         if status == Table.Status.CLOSED:
             table.closed_at = now
         table.save()
+        table_status_record(table, was, now=now)
         return table
+
+
+def table_status_record(table: Table, was: str, *, now: datetime) -> None:
+    """The table.status_changed webhook, written in the status change's transaction."""
+    data = table_status_data(
+        table=table.pk,
+        table_number=table.number,
+        game=table.game,
+        status=table.status,
+        was=was,
+        changed_at=now,
+    )
+    event_record(TABLE_STATUS_CHANGED, table=table, data=data, now=now)
 
 
 @by_actor

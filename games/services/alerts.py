@@ -5,16 +5,23 @@ CASINO_SETTLEMENT_MAX_SENDS times without settling is never sent again on its ow
 that nothing has sent again long after the sweep should have (its message lost with beat
 not running) would never be. Each is an alert at its table, on the floor page, in GET
 /api/v1/floor/ and in the admin, until a person reads it, acts, and sends it again from
-the admin (which clears it).
+the admin (which clears it). It is also a webhook, settlement.alert (`alert_record`):
+written with the failure's record, or by the sweep once a request is at the most sends
+(`too_many_sends_record`). "Not sent again" is never one: it means beat, which runs the
+sweep, is not running.
 """
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 
 from games.models import SettlementRequest
+from webhooks.events import SETTLEMENT_ALERT, settlement_alert_data
+from webhooks.models import Event
+from webhooks.services import event_record
 
 SETTLED, PENDING, FAILED, TOO_MANY_SENDS = "settled", "pending", "failed", "too_many_sends"
 NOT_SENT_AGAIN = "not_sent_again"
@@ -192,3 +199,48 @@ def request_alert(request: SettlementRequest | None, now: datetime) -> Alert | N
         sends=request.sends,
         guidance=GUIDANCE[kind],
     )
+
+
+def alert_record(request: SettlementRequest, now: datetime, *, key: str | None = None) -> None:
+    """The request's alert at `now` as a settlement.alert webhook, in the caller's
+    transaction (nothing when it is no alert, or when no endpoint wants it)."""
+    alert = request_alert(request, now)
+    if alert is None:
+        return
+    round_ = request.round
+    table = round_.table
+    data = settlement_alert_data(
+        request=request.pk,
+        round=round_.pk,
+        round_number=round_.number,
+        table=table.pk,
+        table_number=table.number,
+        game=table.game,
+        status=alert.status,
+        kind=alert.kind,
+        error=alert.error,
+        since=alert.since,
+        failures=alert.failures,
+        sends=alert.sends,
+        guidance=alert.guidance,
+    )
+    event_record(SETTLEMENT_ALERT, table=table, data=data, now=now, key=key)
+
+
+def too_many_sends_record(now: datetime) -> int:
+    """A settlement.alert for each request that became "too many sends" (the sweep's): once
+    for each last send, so a request sent again by a person and stuck again is told again."""
+    stuck = (
+        SettlementRequest.objects.filter(settled_at__isnull=True, failures=0)
+        .filter(sends__gte=max_sends(), sent_at__lt=stuck_before(now))
+        .select_related("round__table")
+        .order_by("id")
+    )
+    keys = {f"settlement-alert:{request.pk}:{request.sent_at.isoformat()}": request
+            for request in stuck}  # fmt: skip
+    told = set(Event.objects.filter(key__in=list(keys)).values_list("key", flat=True))
+    for key, request in keys.items():
+        if key not in told:
+            with transaction.atomic():
+                alert_record(request, now, key=key)
+    return len(keys) - len(told)

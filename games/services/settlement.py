@@ -11,6 +11,11 @@ before it, the round's events and its wagers (`_locked_with_reads`: the rows mad
 instances through the ORM's own converters, the events and wagers as JSON text), and
 every row written (`_written_at_once`), each table's rows handed over as one JSON array.
 
+The "round settled" webhook (webhooks/) is an event row written in the same transaction:
+on PostgreSQL the lock's statement also says whether any endpoint of the table's holder
+wants it, and the write's statement inserts it only then (no statement of its own, no
+row when nobody listens); elsewhere `event_record` asks and writes it.
+
 A settlement that fails is recorded on its request in a transaction of its own
 (`request_failure_record`): the request is then an alert, and neither the worker nor the
 sweep takes it again until a person sends it again from the admin.
@@ -18,6 +23,7 @@ sweep takes it again until a person sends it again from the admin.
 
 import json
 import logging
+import uuid
 from collections import namedtuple
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +52,7 @@ from games.models import (
 )
 from games.models.outbox import ERROR_LENGTH
 from games.replay import Played, rules_hash, state_dumps
+from games.services.alerts import alert_record
 from games.services.ledger import (
     Posting,
     decision_postings,
@@ -57,6 +64,8 @@ from games.services.ledger import (
     rows_json,
 )
 from games.services.round_state import in_play
+from webhooks.events import ROUND_SETTLED
+from webhooks.services import event_insert_sql, event_record, fan_out_on_commit, subscribed_sql
 
 Account = LedgerLine.Account
 Kind = SettlementRequest.FailureKind
@@ -154,6 +163,7 @@ def request_failure_record(
         request.save(
             update_fields=["failures", "failure_kind", "error", "first_failed_at", "last_failed_at"]
         )
+        alert_record(request, now)  # the settlement.alert webhook, with the failure's record
     metrics.SETTLEMENT_FAILURES.labels(request.failure_kind).inc()
     log.error("settlement request %s failed (an alert now): %s", request_id, request.error)
     return request
@@ -211,7 +221,7 @@ def _locked_with_reads(request_id: int) -> SettlementRequest | None:
     request, round_, previous = made
     round_.previous = previous
     request.round = round_
-    request.events_read, request.wagers_read = rest
+    request.events_read, request.wagers_read, round_.settled_wanted = rest
     return request
 
 
@@ -242,7 +252,8 @@ def _lock_sql() -> str:
         f" (SELECT json_agg(json_build_array({event}) ORDER BY e.{column(RoundEvent, 'seq')})::text"
         f"{of_round(RoundEvent, 'e')},"
         f" (SELECT json_agg(json_build_array({wager}, w.{column(Wager, 'amount')}::text))::text"
-        f"{of_round(Wager, 'w')}"
+        f"{of_round(Wager, 'w')},"
+        f" {subscribed_sql(ROUND_SETTLED, 'r.' + column(Round, 'table'))}"
         f" FROM {quote(SettlementRequest._meta.db_table)} q"
         f" JOIN {rounds} r ON r.{column(Round, 'id')} = q.{column(SettlementRequest, 'round')}"
         f" LEFT JOIN {rounds} p ON p.{column(Round, 'id')} = r.{column(Round, 'previous')}"
@@ -367,20 +378,24 @@ def _settled_write(
     request.settled_at, request.settled_by = now, worker[:200]
     if one_statement():
         lines = line_rows(settled.postings)
-        _written_at_once(round_, request, settled.resolutions, entry, lines)
+        wanted = getattr(round_, "settled_wanted", False)
+        event_id = _written_at_once(round_, request, settled.resolutions, entry, lines, wanted)
         FLOOR.changed()  # no save() sent a signal: the floor shows the round settled at once
+        if event_id is not None:
+            fan_out_on_commit(event_id)
         return
+    event_record(ROUND_SETTLED, table=round_.table, data={"round": round_.pk}, now=now)
     Resolution.objects.bulk_create(
         Resolution(round=round_, **dict(zip(RESOLUTION_COLUMNS, row, strict=True)))
         for row in settled.resolutions
     )
     entry.save()
     LedgerLine.objects.bulk_create(lines_of(entry, settled.postings))
-    round_.save(update_fields=ROUND_SETTLED)
+    round_.save(update_fields=ROUND_SETTLED_FIELDS)
     request.save(update_fields=REQUEST_SETTLED)
 
 
-ROUND_SETTLED = ("status", "settled_at", "rules_hash", "state_after")
+ROUND_SETTLED_FIELDS = ("status", "settled_at", "rules_hash", "state_after")
 REQUEST_SETTLED = ("settled_at", "settled_by")
 
 
@@ -390,21 +405,35 @@ def _written_at_once(
     resolutions: list[tuple],
     entry: LedgerEntry,
     lines: list[tuple],
-) -> None:
+    settled_wanted: bool = False,
+) -> int | None:
     """Every row of the settlement in one PostgreSQL statement: the ledger entry and its
     lines, the resolutions, the round and the request (one round trip where the ORM's
-    inserts and saves take five; the same rows, under the same constraints)."""
+    inserts and saves take five; the same rows, under the same constraints), and the
+    "round settled" event when an endpoint wants it: its id, else None."""
     ledger_sql, ledger_params = entry_insert(entry, lines)
     round_sql, resolved_sql = _settled_sql()
-    params = [getattr(round_, name) for name in ROUND_SETTLED] + [round_.pk]
+    params = [getattr(round_, name) for name in ROUND_SETTLED_FIELDS] + [round_.pk]
     params += [getattr(request, name) for name in REQUEST_SETTLED] + [request.pk]
-    params += [*ledger_params, round_.pk, rows_json(RESOLUTION_COLUMNS, resolutions)]
+    params += ledger_params
+    event_sql, returned = "", "NULL"
+    if settled_wanted:
+        event_sql = f" {event_insert_sql(ROUND_SETTLED)},"
+        returned = "(SELECT id FROM recorded)"
+        data = json.dumps({"round": round_.pk})
+        params += [uuid.uuid4(), round_.settled_at, data, round_.table_id]
+    params += [round_.pk, rows_json(RESOLUTION_COLUMNS, resolutions)]
     with connection.cursor() as cursor:
         # The round's and the request's updates first: a statement's text as PostgreSQL
         # shows it (pg_stat_activity, the locks it waits on) begins with what it locks.
-        cursor.execute(f"WITH {round_sql}, {ledger_sql}, {resolved_sql}", params)
-        entry.pk = cursor.fetchone()[0]
+        cursor.execute(
+            f"WITH {round_sql}, {ledger_sql},{event_sql} {resolved_sql}"
+            f" SELECT (SELECT id FROM entry), {returned}",
+            params,
+        )
+        entry.pk, event_id = cursor.fetchone()
     entry._state.adding, entry._state.db = False, connection.alias
+    return event_id
 
 
 @cache
@@ -422,7 +451,7 @@ def _settled_sql() -> tuple[str, str]:
     names = [column(Resolution, name) for name in RESOLUTION_COLUMNS]
     updates = (
         f"round_settled AS (UPDATE {quote(Round._meta.db_table)}"
-        f" SET {sets(Round, ROUND_SETTLED)} WHERE id = %s),"
+        f" SET {sets(Round, ROUND_SETTLED_FIELDS)} WHERE id = %s),"
         f" request_settled AS (UPDATE {quote(SettlementRequest._meta.db_table)}"
         f" SET {sets(SettlementRequest, REQUEST_SETTLED)} WHERE id = %s)"
     )
@@ -430,7 +459,6 @@ def _settled_sql() -> tuple[str, str]:
         f"resolved AS (INSERT INTO {table} ({column(Resolution, 'round')}, {', '.join(names)})"
         f" SELECT %s, {', '.join(f'r.{name}' for name in names)}"
         f" FROM json_populate_recordset(NULL::{table}, %s) AS r)"
-        " SELECT id FROM entry"
     )
     return updates, resolved
 

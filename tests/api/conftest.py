@@ -16,6 +16,10 @@ and awaiting compliance, and an API token of the integrator ian_integrator.
 
 Holder B ("Allegheny Test Casino"): SB-01 with an automated shaker, open, round 1 settled
 from the shaker's dice, round 2 wagering open; a set in reserve; ivy_integrator's token.
+
+Each holder has a webhook endpoint (on 127.0.0.1, where nothing listens: nothing is sent
+in these tests) for round.settled and table.status_changed, with round 1's settlement
+fanned out to it: one pending delivery.
 B's shaker is the device that signs requests in these tests.
 
 Staff sign in with a session (is_staff, so the floor page lets them in).
@@ -73,6 +77,11 @@ from tests.casino.floor_fixtures import (
 )
 from tests.devices.device_fixtures import heard, register
 from tests.games.round_fixtures import close, opened, place, result, settle, wager
+from webhooks.delivery import event_fan_out
+from webhooks.events import ROUND_SETTLED
+from webhooks.models import Delivery, Endpoint
+from webhooks.payloads import event_body
+from webhooks.services import endpoint_register, event_record
 
 API = "/api/v1"
 M = timedelta(minutes=1)
@@ -186,6 +195,8 @@ class HolderFloor:
     token: ApiToken
     key: str
     api_write: ApiWrite
+    webhook_endpoint: Endpoint
+    webhook_delivery: Delivery
     devices: dict[str, Issued] = field(default_factory=dict)
 
     @property
@@ -295,6 +306,15 @@ def holder_floor(name: str, integrator: str, *, now: datetime, automated_shaker:
         status_code=200,
         response={},
     )
+    endpoint, _ = endpoint_register(
+        holder=holder,
+        url="http://127.0.0.1:9/hooks",
+        events=["round.settled", "table.status_changed"],
+        by=operations_user(),
+        now=now + 7 * M,
+    )
+    event = event_record(ROUND_SETTLED, table=play, data={"round": round1.pk}, now=now + 7 * M)
+    event_fan_out(event.pk, body_of=event_body, now=now + 7 * M)
     return HolderFloor(
         holder=holder,
         submission=submission,
@@ -307,6 +327,8 @@ def holder_floor(name: str, integrator: str, *, now: datetime, automated_shaker:
         token=token,
         key=key,
         api_write=api_write,
+        webhook_endpoint=endpoint,
+        webhook_delivery=Delivery.objects.get(event=event),
         devices=devices,
     )
 

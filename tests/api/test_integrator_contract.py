@@ -164,7 +164,7 @@ def test_the_api_root_lists_the_api_to_anyone(api_floor, caller):
     assert listed["floor"] == "http://testserver/api/v1/floor/"
     assert listed["schema"] == "http://testserver/api/v1/schema/"
     assert listed["docs"] == "http://testserver/api/v1/docs/"
-    assert len(listed) == 18  # the router's 15 resources, the floor, the schema, the docs
+    assert len(listed) == 20  # the router's 17 resources, the floor, the schema, the docs
 
 
 def test_the_404_body_sends_people_to_a_root_that_answers(api_floor):

@@ -201,6 +201,17 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("GET", f"{V}/tables/{{id}}/wagers/"): ONE,  # the table's catalog
     ("GET", f"{V}/wagers/"): LIST,
     ("GET", f"{V}/wagers/{{id}}/"): ONE,
+    # Webhooks: operations manage any holder's, an integrator its token's; compliance and a
+    # regulator read them.
+    ("GET", f"{V}/webhook-deliveries/"): LIST,
+    ("GET", f"{V}/webhook-deliveries/{{id}}/"): ONE,
+    ("POST", f"{V}/webhook-deliveries/{{id}}/send-again/"): RUN,
+    ("GET", f"{V}/webhook-endpoints/"): LIST,
+    ("POST", f"{V}/webhook-endpoints/"): RUN_CREATED,
+    ("GET", f"{V}/webhook-endpoints/{{id}}/"): ONE,
+    ("PATCH", f"{V}/webhook-endpoints/{{id}}/"): RUN,
+    ("DELETE", f"{V}/webhook-endpoints/{{id}}/"): {**RUN, "operations": 204, "integrator": 204},
+    ("POST", f"{V}/webhook-endpoints/{{id}}/rotate-secret/"): RUN,
     # Served beside the schema, not in it.
     ("GET", f"{V}/schema/"): PUBLIC,
     ("GET", f"{V}/docs/"): PUBLIC,
@@ -242,6 +253,11 @@ NEEDS: dict[tuple[str, str], str] = {
     ("POST", f"{V}/tables/{{id}}/open/"): "casino.operate_table",
     ("POST", f"{V}/tables/{{id}}/put-in-play/"): "casino.record_changeout",
     ("POST", f"{V}/tables/{{id}}/suspend/"): "casino.operate_table",
+    ("POST", f"{V}/webhook-deliveries/{{id}}/send-again/"): "webhooks.change_delivery",
+    ("POST", f"{V}/webhook-endpoints/"): "webhooks.add_endpoint",
+    ("PATCH", f"{V}/webhook-endpoints/{{id}}/"): "webhooks.change_endpoint",
+    ("DELETE", f"{V}/webhook-endpoints/{{id}}/"): "webhooks.delete_endpoint",
+    ("POST", f"{V}/webhook-endpoints/{{id}}/rotate-secret/"): "webhooks.change_endpoint",
 }
 
 # Why a write an allowed role makes is refused by the floor's rules (422), exactly.
@@ -292,6 +308,8 @@ class Targets:
     device_event: DeviceEvent
     api_write: ApiWrite
     audit_entry: AuditEntry
+    webhook_endpoint: Any
+    webhook_delivery: Any
 
 
 def targets(f: ApiFloor, on_b: bool) -> Targets:
@@ -320,6 +338,8 @@ def targets(f: ApiFloor, on_b: bool) -> Targets:
         device_event=DeviceEvent.objects.filter(device=device).order_by("id").first(),
         api_write=h.api_write,
         audit_entry=AuditEntry.objects.order_by("id").first(),
+        webhook_endpoint=h.webhook_endpoint,
+        webhook_delivery=h.webhook_delivery,
     )
 
 
@@ -463,6 +483,36 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
     ),
     ("GET", f"{V}/wagers/"): lambda t, f: (f"{V}/wagers/", None),
     ("GET", f"{V}/wagers/{{id}}/"): lambda t, f: (f"{V}/wagers/{t.wager.pk}/", None),
+    ("GET", f"{V}/webhook-deliveries/"): lambda t, f: (f"{V}/webhook-deliveries/", None),
+    ("GET", f"{V}/webhook-deliveries/{{id}}/"): lambda t, f: (
+        f"{V}/webhook-deliveries/{t.webhook_delivery.pk}/",
+        None,
+    ),
+    ("POST", f"{V}/webhook-deliveries/{{id}}/send-again/"): lambda t, f: (
+        f"{V}/webhook-deliveries/{t.webhook_delivery.pk}/send-again/",
+        None,
+    ),
+    ("GET", f"{V}/webhook-endpoints/"): lambda t, f: (f"{V}/webhook-endpoints/", None),
+    ("POST", f"{V}/webhook-endpoints/"): lambda t, f: (
+        f"{V}/webhook-endpoints/",
+        {"holder": t.holder.pk, "url": "http://127.0.0.1:9/new", "events": ["round.settled"]},
+    ),
+    ("GET", f"{V}/webhook-endpoints/{{id}}/"): lambda t, f: (
+        f"{V}/webhook-endpoints/{t.webhook_endpoint.pk}/",
+        None,
+    ),
+    ("PATCH", f"{V}/webhook-endpoints/{{id}}/"): lambda t, f: (
+        f"{V}/webhook-endpoints/{t.webhook_endpoint.pk}/",
+        {"description": "the floor system's receiver"},
+    ),
+    ("DELETE", f"{V}/webhook-endpoints/{{id}}/"): lambda t, f: (
+        f"{V}/webhook-endpoints/{t.webhook_endpoint.pk}/",
+        None,
+    ),
+    ("POST", f"{V}/webhook-endpoints/{{id}}/rotate-secret/"): lambda t, f: (
+        f"{V}/webhook-endpoints/{t.webhook_endpoint.pk}/rotate-secret/",
+        None,
+    ),
     ("GET", f"{V}/schema/"): lambda t, f: (f"{V}/schema/", None),
     ("GET", f"{V}/docs/"): lambda t, f: (f"{V}/docs/", None),
     ("POST", "/devices/v1/heartbeat"): lambda t, f: (
@@ -497,7 +547,12 @@ def send(f: ApiFloor, role: str, method: str, path: str, body: dict | None):
     client = client_for(f, role)
     if method == "GET":
         return client.get(path)
-    return post(client, path, body, key=new_key() if path.startswith(API) else None)
+    key = new_key() if path.startswith(API) else None
+    if method == "POST":
+        return post(client, path, body, key=key)
+    data = b"" if body is None else json.dumps(body)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    return client.generic(method, path, data, content_type="application/json", headers=headers)
 
 
 # --- the matrix -------------------------------------------------------------------------
@@ -545,7 +600,7 @@ def test_each_role_on_each_endpoint(api_floor, method, template, role):
     else:
         api_answer_check(response, expected, role, key, path)
     # Every write a signed-in caller makes through the API is recorded, whatever its answer.
-    recorded = method == "POST" and path.startswith(API) and expected != 401
+    recorded = method != "GET" and path.startswith(API) and expected != 401
     assert ApiWrite.objects.count() == writes + recorded
     if recorded:
         row = ApiWrite.objects.order_by("-id").first()
@@ -565,7 +620,7 @@ def api_answer_check(response, expected: int, role: str, key: tuple[str, str], p
     elif expected == 403:
         body = error_of(response, 403, "permission_denied")
         who = USERNAMES[role]
-        if key[0] == "POST":
+        if key[0] != "GET":
             assert body["detail"].startswith(f"{who} may not "), body
             assert body["detail"].endswith(f"(needs {NEEDS[key]})"), body
         else:
@@ -581,6 +636,8 @@ def api_answer_check(response, expected: int, role: str, key: tuple[str, str], p
         assert response["Content-Type"].startswith("text/html")
     elif key == ("GET", f"{V}/schema/"):
         assert yaml.safe_load(response.content)["info"]["title"] == "Casino floor API"
+    elif expected == 204:  # a deletion: nothing to say
+        assert response.content == b""
     else:
         assert expected in (200, 201), expected
         assert response["Content-Type"] == "application/json"

@@ -56,6 +56,11 @@ from tests.casino.floor_fixtures import (
 )
 from tests.devices.device_fixtures import heard
 from tests.games.round_fixtures import opened, place, result, settle, wager
+from webhooks.delivery import event_fan_out
+from webhooks.events import ROUND_SETTLED
+from webhooks.models import Delivery, Endpoint
+from webhooks.payloads import event_body
+from webhooks.services import endpoint_register, event_record
 
 M = timedelta(minutes=1)
 
@@ -76,6 +81,8 @@ RESOURCES: dict[str, Any] = {
     "device-events": DeviceEvent,
     "audit-entries": AuditEntry,
     "api-writes": ApiWrite,
+    "webhook-endpoints": Endpoint,
+    "webhook-deliveries": Delivery,
 }
 
 # A wager each game's engine takes, and a result it takes, for the realistic requests.
@@ -102,6 +109,7 @@ GAME_RESULTS: dict[str, dict[str, Any]] = {
     "sic_bo": {"event": "throw", "payload": [1, 2, 3]},
     "three_dice_football": {"event": "throw", "payload": {"green": [2, 5], "red": 3}},
 }
+WEBHOOK_URL = "http://127.0.0.1:9/fuzz"
 # A section to void under: Sic Bo's and Pai Gow's are in games/flow.py VOIDS (and refused
 # unless the shaker is automated or tiles are dealt); the others void nothing (422).
 VOID_SECTIONS = {
@@ -231,6 +239,15 @@ def floor_build() -> FuzzFloor:
         HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
     )
     heard(*Device.objects.all(), now=timezone.now())  # every device live now
+    # A webhook endpoint (on 127.0.0.1, where nothing listens: nothing is sent here) with
+    # the settled round's delivery.
+    endpoint_register(
+        holder=holder, url=WEBHOOK_URL, events=["round.settled"], by=ops, now=start + 8 * M
+    )
+    event = event_record(
+        ROUND_SETTLED, table=settled.table, data={"round": settled.pk}, now=start + 8 * M
+    )
+    event_fan_out(event.pk, body_of=event_body, now=start + 8 * M)
 
     built = FuzzFloor(
         holder=holder,

@@ -427,6 +427,7 @@ RECORD_PARAMETERS = {
     ("GET /api/v1/api-writes/", "token"): "API token",
     ("GET /api/v1/audit-entries/", "actor"): "user",
     ("GET /api/v1/ledger-lines/", "entry"): "ledger entry",
+    ("GET /api/v1/webhook-deliveries/", "endpoint"): "webhook endpoint",
 }
 
 
@@ -450,7 +451,7 @@ def test_only_the_parameters_that_name_a_record_are_marked():
     assert set(RECORD_PARAMETERS) <= marked
     assert not {name for _, name in marked} - {
         "holder", "table", "round", "wager", "equipment_set", "device", "token", "user", "actor",
-        "entry",
+        "entry", "endpoint",
     }  # fmt: skip
 
 

@@ -21,7 +21,7 @@ from casino.celery import app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-PROCESS_SERVICES = {"release", "web", "settlement", "monitoring", "beat", "flower"}
+PROCESS_SERVICES = {"release", "web", "settlement", "monitoring", "webhooks", "beat", "flower"}
 LONG_RUNNING = PROCESS_SERVICES - {"release"}
 
 
@@ -142,7 +142,11 @@ def test_workers_consume_every_queue_and_settlement_alone():
         for name, service in services().items()
         if "command" in service and (queues := queues_of(command_of(service))) is not None
     }
-    assert consumed == {"settlement": {"settlement"}, "monitoring": {"monitoring", "default"}}
+    assert consumed == {
+        "settlement": {"settlement"},
+        "monitoring": {"monitoring", "default"},
+        "webhooks": {"webhooks"},
+    }
     assert set().union(*consumed.values()) == set(settings.CELERY_QUEUE_NAMES)
 
 
@@ -301,11 +305,11 @@ def scrape_job(name: str) -> dict[str, Any]:
 
 
 def test_web_and_workers_add_up_their_processes_counters():
-    for name in ("web", "settlement", "monitoring"):
+    for name in ("web", "settlement", "monitoring", "webhooks"):
         environment = services()[name]["environment"]
         assert environment["PROMETHEUS_MULTIPROC_DIR"] == "/tmp/casino-metrics", name
         assert "DATABASE_URL" in environment, name  # merged with every process's own
-    for name in ("settlement", "monitoring"):
+    for name in ("settlement", "monitoring", "webhooks"):
         assert services()[name]["environment"]["CASINO_WORKER_METRICS_PORT"] == "9808"
     for name in ("beat", "flower", "release"):
         assert "PROMETHEUS_MULTIPROC_DIR" not in services()[name].get("environment", {}), name
@@ -329,7 +333,7 @@ def test_prometheus_scrapes_every_web_container_with_the_token():
 
 def test_prometheus_scrapes_the_workers_port_and_flower_with_its_login():
     (lookup,) = scrape_job("casino-workers")["dns_sd_configs"]
-    assert sorted(lookup["names"]) == ["monitoring", "settlement"]
+    assert sorted(lookup["names"]) == ["monitoring", "settlement", "webhooks"]
     assert lookup["port"] == 9808
     flower = scrape_job("flower")
     assert flower["static_configs"] == [{"targets": ["flower:5555"]}]

@@ -258,6 +258,8 @@ def test_every_beat_task_is_routine():
         "monitoring.devices_watch",
         "monitoring.heartbeats_flush",
         "monitoring.device_waits_check",
+        "monitoring.webhooks_sweep",
+        "monitoring.webhooks_prune",
     }
     assert sorted(beat) == settings.CASINO_ROUTINE_TASKS
     # The pings' answers (a few a minute) stay at INFO: an operator's ping_workers reads them.

@@ -115,6 +115,15 @@ ROUND_VIEWS = {
 }
 
 DEVICE_VIEWS = {f"devices.view_{m}" for m in ("device", "devicecredential", "deviceevent")}
+WEBHOOK_VIEWS = {"webhooks.view_endpoint", "webhooks.view_delivery"}
+# Register, change and delete webhook endpoints, send a delivery again: operations for any
+# holder, an integrator for its token's (docs/api.md, Webhooks).
+WEBHOOKS = WEBHOOK_VIEWS | {
+    "webhooks.add_endpoint",
+    "webhooks.change_endpoint",
+    "webhooks.delete_endpoint",
+    "webhooks.change_delivery",
+}
 
 
 def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
@@ -139,11 +148,12 @@ def test_the_operations_group_runs_the_floor_and_files_but_never_approves():
         "casino.view_apitoken",
         "casino.change_apitoken",
         *THRESHOLDS,
+        *WEBHOOKS,
     }
 
 
 def test_the_compliance_group_approves_and_records_box_locations():
-    assert perms("compliance") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS | {
+    assert perms("compliance") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS | WEBHOOK_VIEWS | {
         "games.adjust_ledger",
         "casino.add_rulessubmission",
         "casino.change_rulessubmission",
@@ -173,11 +183,12 @@ def test_the_integrator_group_drives_the_floor_and_decides_nothing():
         "casino.operate_table",
         "casino.record_changeout",
         "devices.operate_device",
+        *WEBHOOKS,
     }
 
 
 def test_the_regulator_group_reads_everything_and_changes_nothing():
-    assert perms("regulator") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS
+    assert perms("regulator") == VIEWS | ROUND_VIEWS | DEVICE_VIEWS | WEBHOOK_VIEWS
 
 
 def test_nobody_may_edit_or_delete_the_audit_trail():

@@ -4,6 +4,7 @@ schema's DeviceWait; the way out taken through the API (the void of § 621a.6(a)
 stake returned) and the device's report after it refused.
 """
 
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from django.utils import timezone
 from casino.services.api_tokens import token_issue
 from devices.models import Device
 from games.models import Round
+from gaming.waits import device_waits_check
 from tests.api.conftest import API, bearer, integrator_user, new_key, operations_user
 from tests.api.conftest import post as post_json
 from tests.api.openapi_check import component_errors, component_fields
@@ -22,6 +24,8 @@ from tests.devices.test_consequences import PAI_GOW_WAGERS
 from tests.devices.test_device_waits import S, closed_pai_gow, closed_sic_bo, every_stake_returned
 from tests.devices.test_reports import post as device_post
 from tests.games.round_fixtures import M, settle
+from tests.webhooks.fixtures import endpoint_make
+from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +121,34 @@ def test_a_regulator_reads_the_waits_on_the_floor(client: Client):
     waits = [t["device_wait"] for t in floor["tables"]]
     assert sorted(w["kind"] for w in waits if w) == ["automated_shaker", "pai_gow_rng"]
     assert all(set(w) == component_fields("DeviceWait") for w in waits if w)
+
+
+def test_the_alert_raised_by_beat_is_told_by_webhook_as_the_api_shows_the_wait():
+    """round.waiting_on_device is written in the transaction that raises the alert (once),
+    carrying the wait as `GET /rounds/{id}/` shows its `device_wait`."""
+    table, client, generator = integrator_floor()
+    endpoint_make(table.holder, "http://127.0.0.1:9/hook", ["round.waiting_on_device"])
+    round_id = call(client, "rounds/", {"table": table.pk}, status=201)["id"]
+    wagers = [{**w, "amount": str(w["amount"])} for w in PAI_GOW_WAGERS]
+    call(client, f"rounds/{round_id}/wagers/", {"wagers": wagers}, status=201)
+    call(client, f"rounds/{round_id}/no-more-bets/")
+    Round.objects.filter(pk=round_id).update(closed_at=timezone.now() - 31 * S)
+
+    now = timezone.now()
+    assert device_waits_check(now) == [round_id]
+    assert device_waits_check(now + M) == []
+    (told,) = Event.objects.filter(event_type="round.waiting_on_device")
+    shown = client.get(f"{API}/rounds/{round_id}/").json()["device_wait"]
+    data = told.data
+    assert (data["round"], data["round_number"], data["table"], data["table_number"]) == (
+        round_id,
+        shown["round"]["number"],
+        table.pk,
+        "PG-01",
+    )
+    for moment in ("since", "alert_at"):
+        assert data[moment].endswith("Z")
+        assert datetime.fromisoformat(data[moment]) == datetime.fromisoformat(shown[moment])
+    same = {k: v for k, v in shown.items() if k not in ("round", "since", "alert_at")}
+    assert {k: data[k] for k in same} == same
+    assert data["device"]["id"] == generator.pk

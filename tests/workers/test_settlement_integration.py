@@ -48,7 +48,7 @@ from tests.services import (
 
 pytestmark = pytest.mark.integration
 
-QUEUES = "settlement,monitoring,default"
+QUEUES = "settlement,monitoring,default,webhooks"
 # "Task settlement.round_settle[<id>] succeeded in 0.01s: 'settled'"
 SUCCEEDED = re.compile(
     r"Task settlement\.round_settle\[(?P<task>[^\]]+)\] succeeded in [\d.e-]+s: '(?P<result>[^']*)'"

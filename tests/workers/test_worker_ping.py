@@ -68,8 +68,8 @@ def test_the_beat_round_pings_every_queue_and_forgets_pings_older_than_a_week(
     assert not WorkerPing.objects.filter(pk=old.pk).exists()
     assert WorkerPing.objects.filter(pk=kept.pk).exists()
     sent = WorkerPing.objects.exclude(pk=kept.pk).values_list("queue", flat=True)
-    assert sorted(sent) == ["default", "monitoring", "settlement"]
-    assert len(queued_messages()) == 3
+    assert sorted(sent) == ["default", "monitoring", "settlement", "webhooks"]
+    assert len(queued_messages()) == 4
 
 
 def test_purge_returns_how_many_it_deleted():
