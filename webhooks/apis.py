@@ -110,6 +110,16 @@ class WebhookEndpointSecretSerializer(WebhookEndpointSerializer):
         fields = [*WebhookEndpointSerializer.Meta.fields, "secret"]
 
 
+class UrlField(serializers.CharField):
+    """An endpoint's URL: checked by the server beyond its schema (its form, its scheme, its
+    host's addresses once resolved: webhooks/addresses.py), as the schema says."""
+
+    checked_by_server = (
+        "The URL's form, its scheme and its host's addresses (resolved) as the description "
+        "says; one refused is a 400 `invalid` naming `url`."
+    )
+
+
 class WebhookEndpointInSerializer(serializers.Serializer):
     holder = serializers.IntegerField(
         required=False,
@@ -118,7 +128,7 @@ class WebhookEndpointInSerializer(serializers.Serializer):
         help_text="The certificate holder whose events it receives: a token's own (its "
         "default; another's is a 404); staff name one.",
     )
-    url = serializers.CharField(max_length=1000, help_text=URL_HELP)
+    url = UrlField(max_length=1000, help_text=URL_HELP)
     events = event_types_field()
     description = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default=""
@@ -129,7 +139,7 @@ class WebhookEndpointInSerializer(serializers.Serializer):
 
 
 class WebhookEndpointChangeSerializer(serializers.Serializer):
-    url = serializers.CharField(max_length=1000, required=False, help_text=URL_HELP)
+    url = UrlField(max_length=1000, required=False, help_text=URL_HELP)
     events = event_types_field(required=False)
     description = serializers.CharField(max_length=200, required=False, allow_blank=True)
     active = serializers.BooleanField(

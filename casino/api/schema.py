@@ -8,6 +8,9 @@
 - ids in paths are integers;
 - a request body whose serializer says `closed = True` takes no field it does not name
   (`additionalProperties: false`): the server refuses any other, naming it;
+- a body field the server checks beyond what a JSON Schema says (a webhook's URL: its
+  host's addresses, resolved) says what it checks, in words and as `x-checked-by-server`:
+  a value it refuses is a 400 `invalid` naming the field;
 - a query parameter that names a record (`?table=`, `?round=`) says that one naming none
   is refused (a 400), in words and as `x-names-a-record` (the record's kind); a free-text
   filter's pattern says it takes any string but one holding U+0000;
@@ -71,6 +74,9 @@ WRITES = (400, 413, 415, 422)
 NEVER_REFUSED = {"page", "ordering", "format"}
 # The extension that names the kind of record a query parameter's value names.
 NAMES_A_RECORD = "x-names-a-record"
+# The extension that says what the server checks of a body field beyond its schema; a field
+# says it with a `checked_by_server` attribute (the words).
+CHECKED_BY_SERVER = "x-checked-by-server"
 # The statuses a recorded write's answer may have, and so its replay too.
 REPLAYABLE = ("200", "201", "204", "400", "403", "404", "409", "422")
 RETRY_AFTER = {
@@ -171,6 +177,14 @@ class ApiSchema(AutoSchema):
             schema["required"] = sorted(schema["properties"])
         if direction == "request" and getattr(serializer, "closed", False):
             schema["additionalProperties"] = False
+        return schema
+
+    def _map_serializer_field(self, field: Any, direction: str, **kwargs: Any) -> dict[str, Any]:
+        """A field's schema, with what the server checks beyond it, when the field says."""
+        schema = super()._map_serializer_field(field, direction, **kwargs)
+        checked = getattr(field, "checked_by_server", None)
+        if checked and direction == "request":
+            schema[CHECKED_BY_SERVER] = checked
         return schema
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:

@@ -2,9 +2,9 @@
 SCHEMATHESIS_HOOKS): every check runs as schemathesis ships it, but one.
 
 `positive_data_acceptance` says a schema-valid request must get a 2xx (or 401, 403, 404,
-409, 429, 5xx). The schema states four refusals of a schema-valid request that no JSON
+409, 429, 5xx). The schema states five refusals of a schema-valid request that no JSON
 Schema keyword can express; `positive_data_acceptance_as_stated` is the shipped check with
-these four forgiven, each only when the answer is exactly the one the schema states, and
+these five forgiven, each only when the answer is exactly the one the schema states, and
 it replaces the shipped one in schemathesis.toml:
 
 - 422 `refused` or `idempotency_key_reused`: the floor's rules refuse the request in the
@@ -14,6 +14,10 @@ it replaces the shipped one in schemathesis.toml:
 - 400 `invalid` naming only query parameters whose schema marks them
   `x-names-a-record` (`?round=`, `?table=`): the value names no record, which the
   parameter's description states; a schema cannot list which ids exist.
+- 400 `invalid` naming only body fields whose schema marks them `x-checked-by-server` (a
+  webhook's `url`: its host's addresses, resolved), sent in the body: the field's
+  description states what the server checks, which no JSON Schema keyword can (a name's
+  addresses in the DNS).
 - 400 `parse_error` naming U+0000 when the body sent holds one: the schema's 400 states
   that a body holding U+0000 anywhere is refused (the database cannot store it); a JSON
   Schema could say it only with a pattern on every string and every name.
@@ -31,6 +35,7 @@ from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 NAMES_A_RECORD = "x-names-a-record"
+CHECKED_BY_SERVER = "x-checked-by-server"
 STATED_422 = {"refused", "idempotency_key_reused"}
 LINE_LIMIT = re.compile(r"over (\d+) bytes")
 
@@ -53,6 +58,28 @@ def _names_no_record(case: Any, fields: dict[str, Any]) -> bool:
         if parameter is None or name not in sent or NAMES_A_RECORD not in parameter.definition:
             return False
     return True
+
+
+def _body_properties(case: Any) -> dict[str, Any]:
+    """The JSON body's properties as the operation declares them (its bundled $ref read)."""
+    for body in case.operation.body or ():
+        if body.media_type != "application/json":
+            continue
+        schema = body.definition.get("schema", {})
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/x-bundled/"):
+            schema = schema.get("x-bundled", {}).get(ref.rsplit("/", 1)[-1], {})
+        return schema.get("properties", {})
+    return {}
+
+
+def _checked_in_body(case: Any, fields: dict[str, Any]) -> bool:
+    """Every field in error is a body field the schema marks checked by the server, sent."""
+    body = getattr(case, "body", None)
+    if not fields or not isinstance(body, dict):
+        return False
+    declared = _body_properties(case)
+    return all(name in case.body and CHECKED_BY_SERVER in declared.get(name, {}) for name in fields)
 
 
 def _line_over_limit(case: Any, response: Any) -> bool:
@@ -78,7 +105,8 @@ def refusal_stated(case: Any, response: Any) -> bool:
     if response.status_code == 422:
         return code in STATED_422
     if response.status_code == 400 and code == "invalid":
-        return _names_no_record(case, _error(response).get("fields") or {})
+        fields = _error(response).get("fields") or {}
+        return _names_no_record(case, fields) or _checked_in_body(case, fields)
     if response.status_code == 400 and code == "parse_error":
         return "U+0000" in _error(response).get("detail", "") and _body_has_nul(response)
     if response.status_code == 414 and code == "uri_too_long":

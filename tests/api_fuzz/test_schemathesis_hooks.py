@@ -1,5 +1,5 @@
 """The refusals the live schemathesis run forgives to positive_data_acceptance
-(schemathesis_hooks.py) are exactly the four the schema states, each only as stated: any
+(schemathesis_hooks.py) are exactly the five the schema states, each only as stated: any
 other refusal of a schema-valid request still fails the run."""
 
 import json
@@ -87,3 +87,28 @@ def test_a_414_is_stated_only_for_a_line_over_the_schema_s_limit():
 )  # fmt: skip
 def test_any_other_refusal_is_not_forgiven(status, code):
     assert not refusal_stated(case({"round": "1"}), response(status, code))
+
+
+def posted(body: Any, properties: dict[str, Any]) -> Any:
+    """A case posting `body` to an operation whose JSON body declares `properties`."""
+    declared = SimpleNamespace(
+        media_type="application/json",
+        definition={"schema": {"type": "object", "properties": properties}},
+    )
+    operation = SimpleNamespace(query=Parameters({}), body=[declared], responses=None)
+    return SimpleNamespace(operation=operation, query={}, body=body)
+
+
+def test_a_400_naming_only_body_fields_checked_by_the_server_is_stated():
+    properties = {
+        "url": {"type": "string", "x-checked-by-server": "its host's addresses"},
+        "description": {"type": "string"},
+    }
+    url_refused = {"url": ["10.1.2.3 is a private address"]}
+    assert refusal_stated(posted({"url": "https://x"}, properties), response(400, "invalid",
+                          fields=url_refused))  # fmt: skip
+    # A field the schema does not mark, or one not sent, is no stated refusal.
+    both = {"url": ["bad"], "description": ["bad"]}
+    sent = posted({"url": "https://x", "description": "d"}, properties)
+    assert not refusal_stated(sent, response(400, "invalid", fields=both))
+    assert not refusal_stated(posted({}, properties), response(400, "invalid", fields=url_refused))
