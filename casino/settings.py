@@ -274,6 +274,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookEndpointStatusEnum": "webhooks.models.ENDPOINT_STATUS_CHOICES",
         "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
         # Named so that a field of the same name with other choices never renames them.
+        "CompositionEnum": "casino.rules.equipment.COMPOSITION_CHOICES",
         "GameEnum": "games.rules.catalog.game_choices",
         "VariantEnum": "games.rules.catalog.variant_choices",
         # A round's table (games/state_schema.py): each game's shape and its wager kinds.

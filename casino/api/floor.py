@@ -36,7 +36,7 @@ from casino.models import (
     Table,
 )
 from casino.reports import report_rows, table_day_report
-from casino.rules.equipment import COMPOSITIONS, REASONS
+from casino.rules.equipment import COMPOSITION_CHOICES, REASONS
 from casino.services import equipment, layouts, submissions
 from casino.services.catalog import table_catalog
 from casino.services.par import submission_par_request
@@ -164,7 +164,7 @@ class SetInPlaySerializer(serializers.ModelSerializer):
 
 class ChangeoutSerializer(serializers.Serializer):
     composition = serializers.ChoiceField(
-        choices=sorted(COMPOSITIONS), help_text="The kind of set to change: five_dice, tiles_32..."
+        choices=COMPOSITION_CHOICES, help_text="The kind of set to change: five_dice, tiles_32..."
     )
     reason = serializers.ChoiceField(choices=sorted(REASONS))
     new_set = serializers.IntegerField(
