@@ -151,7 +151,8 @@ class WagerInSerializer(serializers.Serializer):
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
     amount = AmountField(
         help_text='A decimal string, e.g. "25.00": at most 12 digits before the point and 2 '
-        "after. A JSON number (25 or 25.5) is refused, 400 `invalid` naming the field."
+        'after ("25." and ".5" too), kept to the cent. A JSON number (25 or 25.5) is '
+        "refused, 400 `invalid` naming the field."
     )
     on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
     seat = serializers.IntegerField(required=False)

@@ -4,30 +4,75 @@ digits before the point and 2 after; a JSON number is refused wherever an amount
 nothing is written. The engines take "10" and 10 alike (SCENARIOS.md): the rule is the
 floor's door, not theirs. And how many wagers a request and a round take."""
 
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+import yaml
+from django.conf import settings
 from django.test import override_settings
 
 from casino.services.errors import FloorInvalid, FloorRefused
 from games.admin.forms import AdjustmentForm
 from games.rules.core import MalformedInput
-from games.rules.core.money import amount_given, parse_amount
+from games.rules.core.money import AMOUNT_GIVEN, amount_given, parse_amount
 from gaming.rounds import round_event
 from tests.casino.floor_fixtures import T0, operations
 from tests.games.round_fixtures import M, open_table, opened, place, wager, written
 
 pytestmark = pytest.mark.django_db
 
+SCHEMA = yaml.safe_load((Path(settings.BASE_DIR) / "docs" / "api" / "openapi.yaml").read_text())
 NUMBER = 'must be a decimal string such as "10.00", not a JSON number'
 
 
 @pytest.mark.parametrize(
     ("given", "taken"),
-    [("10", "10"), ("10.5", "10.5"), ("10.00", "10.00"), ("-5.25", "-5.25"), ("0", "0")],
+    [
+        ("10", "10.00"),
+        ("10.5", "10.50"),
+        ("10.00", "10.00"),
+        ("-5.25", "-5.25"),
+        ("0", "0.00"),
+        ("10.", "10.00"),
+        (".5", "0.50"),
+        ("-.25", "-0.25"),
+    ],
 )
-def test_a_decimal_string_is_taken_as_written(given, taken):
-    assert amount_given(given, "amount") == Decimal(taken)
+def test_a_decimal_string_is_taken_to_the_cent(given, taken):
+    amount = amount_given(given, "amount")
+    assert (amount, str(amount)) == (Decimal(taken), taken)
+
+
+# The schema's amount before issue 33 (docs/api/openapi.yaml at 5be0a9d), and what the
+# server then took (games.rules.core.money.AMOUNT_TEXT): the rule refuses nothing the two
+# took together, so a caller of the old schema loses nothing.
+BEFORE_SCHEMA = re.compile(r"-?[0-9]{0,12}(?:\.[0-9]{0,2})?")
+BEFORE_SERVER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+SHAPES = [
+    sign + digits + fraction
+    for sign in ("", "-")
+    for digits in ("", "7", "10", "9" * 12)
+    for fraction in ("", ".", ".5", ".05")
+]
+
+
+@pytest.mark.parametrize("given", SHAPES, ids=repr)
+def test_an_amount_the_old_schema_and_server_took_is_taken_and_nothing_else_it_allowed(given):
+    assert BEFORE_SCHEMA.fullmatch(given)
+    if BEFORE_SERVER.fullmatch(given):
+        assert amount_given(given, "amount") == Decimal(given).quantize(Decimal("0.01"))
+    else:  # "", "-", ".", "-.": no digit, which the old server refused too
+        with pytest.raises(MalformedInput):
+            amount_given(given, "amount")
+
+
+def test_the_schema_s_pattern_is_the_rule():
+    """The committed schema's amount pattern is AMOUNT_GIVEN, so it takes exactly what the
+    server takes."""
+    amount = SCHEMA["components"]["schemas"]["WagerInRequest"]["properties"]["amount"]
+    assert amount["pattern"] == f"^{AMOUNT_GIVEN.pattern}$"
 
 
 @pytest.mark.parametrize(
@@ -41,8 +86,11 @@ def test_a_decimal_string_is_taken_as_written(given, taken):
         ("1234567890123", "has 13 digits before the point ('1234567890123'); at most 12"),
         ("1e3", "is '1e3', not a decimal string such as \"10.00\""),
         (" 10", "is ' 10', not a decimal string such as \"10.00\""),
-        ("10.", "is '10.', not a decimal string such as \"10.00\""),
         ("", "is '', not a decimal string such as \"10.00\""),
+        ("-", "is '-', not a decimal string such as \"10.00\""),
+        (".", "is '.', not a decimal string such as \"10.00\""),
+        ("-.", "is '-.', not a decimal string such as \"10.00\""),
+        (".555", "has 3 decimal places ('.555'); at most 2"),
         ("\u0661\u0660", "is '\u0661\u0660', not a decimal string such as \"10.00\""),
         ("9" * 40, "has 40 digits before the point (a string of 40 characters); at most 12"),
     ],
