@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.errors import ApiError
+from casino.api.fields import ClosedSerializer
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
 from casino.api.overview import DeviceWaitSerializer
 from casino.api.permissions import scoped, token_holder_id
@@ -136,10 +137,9 @@ class AmountField(serializers.DecimalField):
         super().__init__(max_digits=14, decimal_places=2, **kwargs)
 
 
-class WagerInSerializer(serializers.Serializer):
-    """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
-
-    closed = True  # any other field is refused, 400 naming it (games/services/rounds.py)
+class WagerInSerializer(ClosedSerializer):
+    """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section).
+    Any other field is refused, 400 `invalid` naming it."""
 
     player = serializers.CharField(
         max_length=PLAYER_NAME_MAX_LENGTH,

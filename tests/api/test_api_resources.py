@@ -10,8 +10,8 @@ settlement returns her stake and pays $10.00 from the table inventory.
 """
 
 import json
-from decimal import Decimal
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.test import Client

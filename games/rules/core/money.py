@@ -56,7 +56,7 @@ def _amount_given_refusal(value: object) -> str:
     if not isinstance(value, str):
         return f"must be a decimal string such as {AMOUNT_EXAMPLE}"
     shown = repr(value) if len(value) <= 32 else f"a string of {len(value)} characters"
-    digits, point, places = value.removeprefix("-").partition(".")
+    digits, _, places = value.removeprefix("-").partition(".")
     if (digits or places) and all(not part or _ascii_digits(part) for part in (digits, places)):
         if len(digits) > AMOUNT_DIGITS:
             return f"has {len(digits)} digits before the point ({shown}); at most {AMOUNT_DIGITS}"
