@@ -167,8 +167,8 @@ class ApiSchema(AutoSchema):
                 continue
             said = parameter.get("description") or f"The id of the {record}."
             parameter["description"] = (
-                f"{said} One that names no {record} is refused (400 `invalid` naming "
-                f"`{parameter['name']}`)."
+                f"{said} One that names no {record} the caller sees (a token: its "
+                f"certificate holder's) is refused (400 `invalid` naming `{parameter['name']}`)."
             )
             parameter[NAMES_A_RECORD] = record
         return parameters
