@@ -143,10 +143,11 @@ class WagerInSerializer(ClosedSerializer):
 
     player = serializers.CharField(
         max_length=PLAYER_NAME_MAX_LENGTH,
-        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as kept (400 `invalid` "
+        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as sent (400 `invalid` "
         "past it). Shown to people: no control, format (bidi, zero-width), private-use or "
         "separator code point, no space at either end or other than U+0020 (refused, 422, "
-        "naming the code point); kept in Unicode NFC.",
+        "naming the code point); kept in Unicode NFC, which a few characters lengthen "
+        "(U+0958 is kept as two code points; at most three times as long).",
     )
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
     amount = AmountField(

@@ -5,7 +5,8 @@ limit, nothing written."""
 import pytest
 from django.test import override_settings
 
-from games.models import Wager
+from games.models import LedgerLine, Wager
+from tests.games.round_fixtures import M, close, result, settle
 from tests.api.conftest import API, error_of, new_key, post, session
 
 pytestmark = pytest.mark.django_db
@@ -54,3 +55,35 @@ def test_a_player_name_too_long_says_the_limit(api_floor, ops):
     refused = error_of(response, 400, "invalid")
     assert refused["fields"] == {"wagers[0].player": ["is 200 characters; at most 64"]}
     assert refused["reasons"] == ["wagers[0].player is 200 characters; at most 64"]
+
+
+def test_a_name_is_counted_as_sent_as_the_schema_says(api_floor, ops):
+    """The schema's `maxLength: 64` counts code points as sent: "e" + U+0301 64 times (128
+    sent, schema-invalid) is refused, though NFC keeps it as 64; nothing written."""
+    before = Wager.objects.count()
+    body = {"wagers": [{"player": "e\u0301" * 64, "kind": "small", "amount": "10.00"}]}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
+    refused = error_of(response, 400, "invalid")
+    assert refused["fields"] == {"wagers[0].player": ["is 128 characters; at most 64"]}
+    assert Wager.objects.count() == before
+
+
+def test_a_schema_valid_name_nfc_lengthens_is_taken_and_kept_whole(api_floor, ops):
+    """U+0958 x 33 (33 code points, schema-valid) was refused as "66 characters": NFC keeps
+    each as two (U+0915 U+093C). The longest such name, 64 sent and 128 kept, is taken,
+    settled, and its ledger lines keep it whole (on PostgreSQL too, whose varchar counts
+    characters: the migration widened both columns to 192)."""
+    f = api_floor
+    name = "\u0958" * 64
+    body = {"wagers": [{"player": name, "kind": "small", "amount": "10.00"}]}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
+    assert response.status_code == 201, response.content
+    (placed,) = response.json()["wagers"]
+    kept = "\u0915\u093c" * 64
+    assert placed["player"] == kept
+    assert Wager.objects.get(pk=placed["id"]).player == kept
+    round2 = f.a.round2
+    result(close(round2, now=f.at + 10 * M), "throw", [2, 2, 3], now=f.at + 11 * M)
+    assert settle(round2, now=f.at + 12 * M) == "settled"
+    lines = LedgerLine.objects.filter(wager_id=placed["id"], account="player")
+    assert {line.player for line in lines} == {kept}
