@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_round_cache_token_db_default'),
+        ("games", "0005_round_cache_token_db_default"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ledgerline',
-            name='player',
+            model_name="ledgerline",
+            name="player",
             field=models.CharField(blank=True, max_length=192),
         ),
         migrations.AlterField(
-            model_name='wager',
-            name='player',
+            model_name="wager",
+            name="player",
             field=models.CharField(max_length=192),
         ),
     ]

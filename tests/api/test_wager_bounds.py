@@ -6,8 +6,8 @@ import pytest
 from django.test import override_settings
 
 from games.models import LedgerLine, Wager
-from tests.games.round_fixtures import M, close, result, settle
 from tests.api.conftest import API, error_of, new_key, post, session
+from tests.games.round_fixtures import M, close, result, settle
 
 pytestmark = pytest.mark.django_db
 
