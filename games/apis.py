@@ -166,8 +166,9 @@ class WagersInSerializer(serializers.Serializer):
         min_length=1,
         max_length=settings.CASINO_MAX_WAGERS_PER_REQUEST,
         help_text="At most CASINO_MAX_WAGERS_PER_REQUEST wagers (2000 by default; 400 "
-        "`invalid` naming `wagers` past it), and a round takes "
-        "CASINO_MAX_WAGERS_PER_ROUND in all (5000 by default; 422 `refused` past it).",
+        "`invalid` naming `wagers` past it), and a round holds CASINO_MAX_WAGERS_PER_ROUND in "
+        "all, those working from earlier throws counted (5000 by default; 422 `refused` past "
+        "it).",
     )
 
 
@@ -302,7 +303,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     @write(key_required=True)
     def wagers(self, request: Request, pk: str) -> Response:
         """Place wagers, all or none, each numbered ROUND.N and checked by the engine (at
-        most CASINO_MAX_WAGERS_PER_REQUEST at once, CASINO_MAX_WAGERS_PER_ROUND a round)."""
+        most CASINO_MAX_WAGERS_PER_REQUEST at once; a round holds CASINO_MAX_WAGERS_PER_ROUND,
+        those working from earlier throws counted)."""
         wagers = _payload(request).get("wagers")
         rounds.wagers_count_check(wagers, "Placing wagers")  # before the round is locked
         round_ = self.get_object()
