@@ -6,6 +6,8 @@ round of 5,000 wagers posts a settlement of some 20,000 lines)."""
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.apis import LedgerLineSerializer
 from games.models import LedgerEntry, LedgerLine
@@ -72,3 +74,20 @@ def test_another_holder_s_lines_are_not_the_token_s(api_floor):
         "entry": ["Select a valid choice. That choice is not one of the available choices."]
     }
     assert other.get(f"{API}/ledger-lines/{entry.lines.first().pk}/").status_code == 404
+
+
+def test_a_page_of_entries_reads_every_line_in_one_query_whatever_it_holds(api_floor):
+    """Every entry's lines in one query of plain rows (games/apis.py `lines_attach`): the
+    page of a round's entries costs as many queries with 122 lines as with 2."""
+    token = bearer(api_floor.a.key)
+
+    def queries_of_the_page() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            answer = token.get(f"{API}/ledger-entries/", {"round": api_floor.a.round2.pk})
+        assert answer.status_code == 200
+        return sum("ledger" in q["sql"] for q in queries.captured_queries)
+
+    before = queries_of_the_page()
+    placed_60(api_floor)
+    placed_60(api_floor)
+    assert queries_of_the_page() == before
