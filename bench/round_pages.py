@@ -21,8 +21,9 @@ round settles.
 
 Each page reads a page of rows (docs/api.md, Lists; the admin: games/admin/common.py), so
 its time is about a page's whatever the round holds: a ratio near 1 is the aim, against
-the 10.5 s 503 the admin gave a round of 5,000 wagers before, and the API's ledger entries
-of 2.9 MB.
+the 10.5 s 503 the admin gave a round of 5,000 wagers before. The one answer the round's
+size makes is the API's ledger entries of the round, each carrying every line (some 2.8 MB
+for 5,000 wagers): its size is printed beside the time (KB, the big round's answer).
 """
 
 import argparse
@@ -189,8 +190,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{engine}; a round of {big:,} wagers (settled in {settled_in:.2f} s by "
             f"round_settle) against one of 6; median of {repeat} after one to warm"
         )
-        print(f"{'page':<34} {'6 wagers ms':>12} {f'{big:,} wagers ms':>17} {'ratio':>7}")
-        rows = [("floor: /floor/data.json, open", floor["six"], floor["big"])]
+        print(
+            f"{'page':<34} {'6 wagers ms':>12} {f'{big:,} wagers ms':>17} {'ratio':>7}"
+            f" {f'{big:,} KB':>10}"
+        )
+        rows = [("floor: /floor/data.json, open", floor["six"], floor["big"], None)]
         for (label, path), (_, big_path) in zip(
             pages(small_round).items(), pages(big_round).items(), strict=True
         ):
@@ -202,9 +206,13 @@ def main(argv: list[str] | None = None) -> int:
                 if status != 200:
                     failures.append(f"{url} answered {status}")
                 timed.append(seconds)
-            rows.append((label, *timed))
-        for label, small, large in rows:
-            print(f"{label:<34} {small * 1000:>12.1f} {large * 1000:>17.1f} {large / small:>7.2f}")
+            rows.append((label, *timed, len(client.get(big_path).content) / 1024))
+        for label, small, large, size in rows:
+            shown = "" if size is None else f"{size:>10.1f}"
+            print(
+                f"{label:<34} {small * 1000:>12.1f} {large * 1000:>17.1f} {large / small:>7.2f}"
+                f" {shown}"
+            )
         for failure in failures:
             print(f"FAILED: {failure}")
         return 1 if failures else 0

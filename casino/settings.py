@@ -165,8 +165,9 @@ if not 1024 <= CASINO_API_MAX_REQUEST_LINE < 8190:
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(
     env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440), CASINO_API_MAX_BODY_BYTES
 )
-# The most wagers one request places, and one round takes in all (gaming/rounds.py): past
-# them a request is refused before anything is read or locked. Far above any real table:
+# The most wagers one request places, and one round holds in all: those placed in it and
+# those working on its layout from earlier throws (gaming/rounds.py). Past the first a
+# request is refused before anything is read or locked. Far above any real table:
 # docs/api.md, "How many wagers".
 CASINO_MAX_WAGERS_PER_REQUEST = env_int("CASINO_MAX_WAGERS_PER_REQUEST", 2000)
 CASINO_MAX_WAGERS_PER_ROUND = env_int("CASINO_MAX_WAGERS_PER_ROUND", 5000)
@@ -274,6 +275,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookEndpointStatusEnum": "webhooks.models.ENDPOINT_STATUS_CHOICES",
         "ErrorCodeEnum": "casino.api.schema.ERROR_CODE_CHOICES",
         # Named so that a field of the same name with other choices never renames them.
+        "CompositionEnum": "casino.rules.equipment.COMPOSITION_CHOICES",
         "GameEnum": "games.rules.catalog.game_choices",
         "VariantEnum": "games.rules.catalog.variant_choices",
         # A round's table (games/state_schema.py): each game's shape and its wager kinds.

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.errors import ApiError
+from casino.api.fields import ClosedSerializer
 from casino.api.floor import ReadOnly, ScopedViewSet, TableRef
 from casino.api.overview import DeviceWaitSerializer
 from casino.api.permissions import scoped, token_holder_id
@@ -33,7 +34,7 @@ from casino.logs import log_context
 from casino.models import CertificateHolder, Table
 from casino.rules.text import PLAYER_NAME_MAX_LENGTH
 from games.models import LedgerEntry, LedgerLine, Resolution, Round, RoundEvent, Wager
-from games.rules.core.money import AMOUNT_GIVEN
+from games.rules.core.money import AMOUNT_GIVEN, format_money
 from games.services.round_state import round_locked_at
 from games.state_schema import NextField, StateField
 from gaming import rounds
@@ -136,22 +137,23 @@ class AmountField(serializers.DecimalField):
         super().__init__(max_digits=14, decimal_places=2, **kwargs)
 
 
-class WagerInSerializer(serializers.Serializer):
-    """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section)."""
-
-    closed = True  # any other field is refused, 400 naming it (games/services/rounds.py)
+class WagerInSerializer(ClosedSerializer):
+    """One wager as SCENARIOS.md gives it (the engine checks the rest, naming the section).
+    Any other field is refused, 400 `invalid` naming it."""
 
     player = serializers.CharField(
         max_length=PLAYER_NAME_MAX_LENGTH,
-        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as kept (400 `invalid` "
+        help_text=f"At most {PLAYER_NAME_MAX_LENGTH} characters as sent (400 `invalid` "
         "past it). Shown to people: no control, format (bidi, zero-width), private-use or "
         "separator code point, no space at either end or other than U+0020 (refused, 422, "
-        "naming the code point); kept in Unicode NFC.",
+        "naming the code point); kept in Unicode NFC, which a few characters lengthen "
+        "(U+0958 is kept as two code points; at most three times as long).",
     )
     kind = serializers.CharField(max_length=32, help_text="The wager's name in the engine.")
     amount = AmountField(
         help_text='A decimal string, e.g. "25.00": at most 12 digits before the point and 2 '
-        "after. A JSON number (25 or 25.5) is refused, 400 `invalid` naming the field."
+        'after ("25." and ".5" too), kept to the cent. A JSON number (25 or 25.5) is '
+        "refused, 400 `invalid` naming the field."
     )
     on = serializers.JSONField(required=False, help_text="What the wager is on, if it names it.")
     seat = serializers.IntegerField(required=False)
@@ -164,8 +166,9 @@ class WagersInSerializer(serializers.Serializer):
         min_length=1,
         max_length=settings.CASINO_MAX_WAGERS_PER_REQUEST,
         help_text="At most CASINO_MAX_WAGERS_PER_REQUEST wagers (2000 by default; 400 "
-        "`invalid` naming `wagers` past it), and a round takes "
-        "CASINO_MAX_WAGERS_PER_ROUND in all (5000 by default; 422 `refused` past it).",
+        "`invalid` naming `wagers` past it), and a round holds CASINO_MAX_WAGERS_PER_ROUND in "
+        "all, those working from earlier throws counted (5000 by default; 422 `refused` past "
+        "it).",
     )
 
 
@@ -300,7 +303,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
     @write(key_required=True)
     def wagers(self, request: Request, pk: str) -> Response:
         """Place wagers, all or none, each numbered ROUND.N and checked by the engine (at
-        most CASINO_MAX_WAGERS_PER_REQUEST at once, CASINO_MAX_WAGERS_PER_ROUND a round)."""
+        most CASINO_MAX_WAGERS_PER_REQUEST at once; a round holds CASINO_MAX_WAGERS_PER_ROUND,
+        those working from earlier throws counted)."""
         wagers = _payload(request).get("wagers")
         rounds.wagers_count_check(wagers, "Placing wagers")  # before the round is locked
         round_ = self.get_object()
@@ -438,19 +442,44 @@ class LedgerLineRowSerializer(serializers.ModelSerializer):
         fields = ["id", "entry", "table", "account", "player", "wager", "kind", "amount"]
 
 
-# Lines an entry carries in `lines`: an entry of more (a round of many wagers: 5,000 make a
-# settlement of 20,000 lines) has the rest at GET /ledger-lines/?entry=, in pages.
-LINES_NESTED = 100
+# A line as LedgerLineSerializer shows it, from its columns: the fields' order, and each
+# column's name in a values() row.
+LINE_COLUMNS = {
+    "id": "id",
+    "account": "account",
+    "player": "player",
+    "wager": "wager_id",
+    "kind": "kind",
+    "amount": "amount",
+}
+
+
+def lines_attach(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    """The entries, each with every line as LedgerLineSerializer shows it (`lines_shown`),
+    read for all of them in one query of plain rows: a settlement of 5,000 wagers has some
+    30,000 lines, and a serializer and a model instance a line cost most of the answer."""
+    shown: dict[int, list[dict[str, Any]]] = {entry.pk: [] for entry in entries}
+    rows = LedgerLine.objects.filter(entry__in=list(shown)).order_by("id")
+    for entry_id, *values in rows.values_list("entry_id", *LINE_COLUMNS.values()):
+        line = dict(zip(LINE_COLUMNS, values, strict=True))
+        line["amount"] = format_money(line["amount"])
+        shown[entry_id].append(line)
+    for entry in entries:
+        entry.lines_shown = shown[entry.pk]
+    return entries
+
+
+@extend_schema_field(LedgerLineSerializer(many=True))
+class LinesField(serializers.ReadOnlyField):
+    """An entry's lines as LedgerLineSerializer shows them, read by `lines_attach`."""
 
 
 class LedgerEntrySerializer(serializers.ModelSerializer):
-    lines = LedgerLineSerializer(
-        many=True,
-        read_only=True,
-        source="lines_first",
-        help_text=f"The entry's first {LINES_NESTED} lines, by id: every line when "
-        f"`line_count` is {LINES_NESTED} or less. All of them, in pages: "
-        "GET /api/v1/ledger-lines/?entry={id}.",
+    lines = LinesField(
+        source="lines_shown",
+        help_text="Every line of the entry, by id (they sum to zero). A round of thousands of "
+        "wagers posts a settlement of as many lines times two to six: the same lines, in "
+        "pages, are at GET /api/v1/ledger-lines/?entry={id}.",
     )
     line_count = serializers.IntegerField(
         read_only=True, help_text="How many lines the entry has (they sum to zero)."
@@ -482,11 +511,6 @@ class LedgerEntryFilter(filters.FilterSet):
         fields = ["table", "round", "kind"]
 
 
-# Each entry's first LINES_NESTED lines, for a page of entries in one query (Django
-# numbers each entry's lines in a window and keeps the first).
-_FIRST_LINES = LedgerLine.objects.order_by("id")[:LINES_NESTED]
-
-
 def _line_count() -> Subquery:
     """An entry's lines counted, for each entry of a page (not every entry grouped)."""
     lines = LedgerLine.objects.filter(entry=OuterRef("pk")).order_by().values("entry")
@@ -494,16 +518,24 @@ def _line_count() -> Subquery:
 
 
 class LedgerEntryViewSet(ReadOnly):
-    """The append-only ledger: each entry's lines balance to zero. An entry carries its
-    first 100 lines and `line_count`; all of its lines are at /ledger-lines/?entry=."""
+    """The append-only ledger: each entry's lines balance to zero. An entry carries every
+    line and `line_count`; its lines are also at /ledger-lines/?entry=, in pages."""
 
-    queryset = LedgerEntry.objects.annotate(line_count=Coalesce(_line_count(), 0)).prefetch_related(
-        Prefetch("lines", queryset=_FIRST_LINES, to_attr="lines_first")
-    )
+    queryset = LedgerEntry.objects.annotate(line_count=Coalesce(_line_count(), 0))
     serializer_class = LedgerEntrySerializer
     filterset_class = LedgerEntryFilter
     holder_path = "table__holder"
     ordering_fields = ["posted_at", "id"]
+
+    def paginate_queryset(self, queryset):
+        """The page, every entry's lines read together."""
+        page = super().paginate_queryset(queryset)
+        return None if page is None else lines_attach(list(page))
+
+    def get_object(self) -> LedgerEntry:
+        """One of the caller's entries, with its lines."""
+        (entry,) = lines_attach([super().get_object()])
+        return entry
 
 
 class LedgerLineFilter(filters.FilterSet):

@@ -34,9 +34,11 @@ from games.services.rounds import (
     event_append,
     event_step,
     round_ends,
+    wager_ref,
     wager_row,
     wagering_check,
     wagering_close,
+    wagers_carried,
 )
 from gaming.tables import round_start_check
 
@@ -103,28 +105,34 @@ def wagers_place(
     source: str = Source.DEALER,
 ) -> list[Wager]:
     """Take these wagers, all or none: each numbered ROUND.N and checked by the engine; at
-    most CASINO_MAX_WAGERS_PER_REQUEST at once and CASINO_MAX_WAGERS_PER_ROUND a round."""
+    most CASINO_MAX_WAGERS_PER_REQUEST at once, and a round holds at most
+    CASINO_MAX_WAGERS_PER_ROUND: those placed in it and those working on its layout from
+    earlier throws (a Craps or Three Dice Football bet carried from round to round)."""
     permission_check(by, RUN, "place wagers")
     action = f"Wagers at {round_}"
     wagers_count_check(wagers, action)
     source = _source(by, source)
     with transaction.atomic():
         round_ = round_locked(round_)
-        taken = round_now(round_).wagers
+        now_ = round_now(round_)
+        taken = now_.wagers
+        carried = wagers_carried(round_, now_.engine.open_wagers(now_.state))
         most = settings.CASINO_MAX_WAGERS_PER_ROUND
-        if taken + len(wagers) > most:
+        if carried + taken + len(wagers) > most:
             held = f"{taken} wager" + ("" if taken == 1 else "s")
+            if carried:
+                held += f" and {carried} working from earlier throws,"
             raise FloorRefused(
                 action,
-                [f"{round_} has {held} and a round takes at most {most}: "
-                 f"{len(wagers)} more would make {taken + len(wagers)}"],
+                [f"{round_} has {held} and a round holds at most {most}: "
+                 f"{len(wagers)} more would make {carried + taken + len(wagers)}"],
             )  # fmt: skip
         refusals = device_gates.extra_roll_refusals(round_, wagers, by, first=taken + 1)
         if refusals:
             raise FloorRefused(action, refusals)
         wagering_check(round_, action)
         rows = [
-            wager_row(round_, wager, f"{round_.number}.{taken + index + 1}", index, now)
+            wager_row(round_, wager, wager_ref(round_, taken + index + 1), index, now)
             for index, wager in enumerate(wagers)
         ]
         payload = [row.as_engine_wager() for row in rows]

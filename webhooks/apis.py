@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.errors import ApiError
+from casino.api.fields import ClosedSerializer, StrictBooleanField
 from casino.api.floor import ReadOnly, ScopedViewSet
 from casino.api.permissions import scoped, token_holder_id
 from casino.api.represent import represented
@@ -120,7 +121,9 @@ class UrlField(serializers.CharField):
     )
 
 
-class WebhookEndpointInSerializer(serializers.Serializer):
+class WebhookEndpointInSerializer(ClosedSerializer):
+    """An endpoint to register. Any other field is refused, 400 `invalid` naming it."""
+
     holder = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -138,11 +141,14 @@ class WebhookEndpointInSerializer(serializers.Serializer):
         return _url_checked(url)
 
 
-class WebhookEndpointChangeSerializer(serializers.Serializer):
+class WebhookEndpointChangeSerializer(ClosedSerializer):
+    """What to change of an endpoint. Any other field (its `holder`, its `secret`: rotate-secret/
+    gives a new one) is refused, 400 `invalid` naming it."""
+
     url = UrlField(max_length=1000, required=False, help_text=URL_HELP)
     events = event_types_field(required=False)
     description = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    active = serializers.BooleanField(
+    active = StrictBooleanField(
         required=False,
         help_text="false pauses it; true enables it again (a disabled one too: its failures "
         "are forgotten and its pending deliveries sent).",

@@ -31,13 +31,12 @@ from casino.admin.common import (
 from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
 from casino.admin.statistics_views import set_fairness_view
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
-from casino.rules.equipment import COMPOSITIONS
+from casino.rules.equipment import COMPOSITION_CHOICES
 from casino.services.equipment import tile_inspection_record
 from gaming.tables import sic_bo_inspection_record
 
 INSPECTION_PERMISSION = "casino.record_inspection"
 # A time in play keeps its set's composition as a code: shown by its label ("Three dice").
-COMPOSITION_CHOICES = [(c.key, c.label) for c in COMPOSITIONS.values()]
 COMPOSITION_LABEL = code_label(COMPOSITION_CHOICES)
 
 

@@ -50,19 +50,28 @@ ERROR_CODES: dict[str, str] = {
 
 
 class ApiError(exceptions.APIException):
-    """A refusal with its own status and code (idempotency keys, bad query values)."""
+    """A refusal with its own status and code (idempotency keys, bad query values), and
+    the fields it names, if any."""
 
-    def __init__(self, status_code: int, code: str, detail: str, reasons: list[str] | None = None):
+    def __init__(
+        self,
+        status_code: int,
+        code: str,
+        detail: str,
+        reasons: list[str] | None = None,
+        fields: dict[str, list[str]] | None = None,
+    ):
         self.status_code = status_code
         self.code = code
         self.reasons = reasons or [detail]
+        self.fields = fields or {}
         super().__init__(detail, code)
 
     def __reduce__(self) -> tuple:
         # APIException keeps no args: pickle the arguments (and `detail`, made by DRF).
         return (
             type(self),
-            (self.status_code, self.code, str(self.detail), self.reasons),
+            (self.status_code, self.code, str(self.detail), self.reasons, self.fields),
             self.__dict__,
         )
 
@@ -117,7 +126,8 @@ def _body_of(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, ApiError):
-        return exc.status_code, error_body(exc.status_code, exc.code, str(exc.detail), exc.reasons)
+        body = error_body(exc.status_code, exc.code, str(exc.detail), exc.reasons, exc.fields)
+        return exc.status_code, body
     if isinstance(exc, exceptions.UnsupportedMediaType):
         # DRF names what was sent; an integrator also needs what is taken.
         detail = f"{exc.detail} The API takes application/json only."

@@ -6,7 +6,9 @@ django-filter reads a query parameter leniently: an empty value (`?at_after=`,
 schema (drf-spectacular, from the same filters) says a date-time, an enum value, a
 boolean or an integer: such a request is schema-invalid, and is refused here, 400
 `invalid` naming the parameter, as any other bad value is. A free-text filter takes any
-string, the empty one included. Every list gets this: it is the project's filter backend.
+string, the empty one included. A filter that names a record (`?round=`) looks it up among
+the records the caller sees: another certificate holder's is refused as one that exists
+nowhere is. Every list gets this: it is the project's filter backend.
 """
 
 import re
@@ -18,6 +20,8 @@ from django.db import models
 from django_filters import filters
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.exceptions import ValidationError
+
+from casino.api.permissions import seen
 
 # What the schema's "integer" reads from a query: ASCII digits, a sign at most.
 INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -80,6 +84,10 @@ class FilterBackend(DjangoFilterBackend):
         filterset = self.get_filterset(request, queryset, view)
         if filterset is None:
             return queryset
+        for filter_ in filterset.filters.values():
+            if isinstance(filter_, filters.ModelChoiceFilter | filters.ModelMultipleChoiceFilter):
+                # Another holder's record is refused as one that exists nowhere is.
+                filter_.queryset = seen(filter_.get_queryset(request), request)
         valid = filterset.is_valid()
         errors = value_errors(filterset)
         if not valid:

@@ -2,6 +2,8 @@
 close, changeouts), Rules Submissions and layouts (compliance decides), equipment, the
 compliance report, PAR sheets, and the audit trails."""
 
+from typing import Any
+
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -21,7 +23,7 @@ from casino.api import hold as hold_api
 from casino.api.catalog import CATALOGS
 from casino.api.errors import ApiError
 from casino.api.fairness import FairnessActions
-from casino.api.permissions import scoped
+from casino.api.permissions import holder_path_register, scoped, seen
 from casino.api.schema import ErrorSerializer
 from casino.api.writes import write
 from casino.models import (
@@ -36,7 +38,7 @@ from casino.models import (
     Table,
 )
 from casino.reports import report_rows, table_day_report
-from casino.rules.equipment import COMPOSITIONS, REASONS
+from casino.rules.equipment import COMPOSITION_CHOICES, REASONS
 from casino.services import equipment, layouts, submissions
 from casino.services.catalog import table_catalog
 from casino.services.par import submission_par_request
@@ -53,6 +55,14 @@ class ScopedViewSet(viewsets.GenericViewSet):
 
     lookup_value_regex = ID
     holder_path: str | None = "holder"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A view of a model says how its rows reach their holder, for every filter that
+        names one of them (casino.api.permissions.seen)."""
+        super().__init_subclass__(**kwargs)
+        queryset = getattr(cls, "queryset", None)
+        if queryset is not None:
+            holder_path_register(queryset.model, cls.holder_path)
 
     def get_queryset(self):
         """The rows this caller may see."""
@@ -82,12 +92,13 @@ class TableRef(filters.CharFilter):
         """The rows at the table(s) `value` names."""
         if value in (None, ""):
             return qs
+        # Among the tables the caller sees: another holder's is as unknown as none at all.
+        tables = seen(Table.objects.all(), self.parent.request)
         if value.isascii() and value.isdigit():
             ids = [int(value)] if len(value) <= 18 else []
-            ids = list(Table.objects.filter(pk__in=ids).values_list("pk", flat=True))
+            ids = list(tables.filter(pk__in=ids).values_list("pk", flat=True))
             refusal = self.UNKNOWN_ID
         else:
-            tables = scoped(Table.objects.all(), self.parent.request, "holder")
             ids = list(tables.filter(number=value).values_list("pk", flat=True))
             refusal = f"no table numbered {value!r} (name a table by its id or its number)"
         if not ids:
@@ -164,7 +175,7 @@ class SetInPlaySerializer(serializers.ModelSerializer):
 
 class ChangeoutSerializer(serializers.Serializer):
     composition = serializers.ChoiceField(
-        choices=sorted(COMPOSITIONS), help_text="The kind of set to change: five_dice, tiles_32..."
+        choices=COMPOSITION_CHOICES, help_text="The kind of set to change: five_dice, tiles_32..."
     )
     reason = serializers.ChoiceField(choices=sorted(REASONS))
     new_set = serializers.IntegerField(

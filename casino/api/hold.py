@@ -180,7 +180,7 @@ def day_of(request: Request, default: Callable[[], date]) -> date:
     try:
         return day_or(request.query_params.get("day"), default)
     except DayRefused as refused:
-        raise ApiError(400, "invalid", str(refused)) from None
+        raise ApiError(400, "invalid", str(refused), fields={"day": [refused.why]}) from None
 
 
 def _day(request: Request) -> date:
@@ -192,7 +192,8 @@ def _shift(request: Request) -> int | None:
     if text is None:
         return None
     if text not in {str(n) for n in range(1, SHIFTS + 1)}:
-        raise ApiError(400, "invalid", f"shift {text!r} is not 1, 2 or 3")
+        why = f"{text!r} is not 1, 2 or 3"
+        raise ApiError(400, "invalid", f"shift {why}", fields={"shift": [why]})
     return int(text)
 
 

@@ -10,6 +10,8 @@ it did not exist.
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Model, QuerySet
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -50,6 +52,31 @@ def token_holder_id(request: Request) -> int | None:
     """The certificate holder an API token is bound to, or None (a staff session)."""
     token = getattr(request, "auth", None)
     return token.holder_id if isinstance(token, ApiToken) else None
+
+
+# Each model's lookup to its certificate holder: as the view that lists it declares
+# (casino.api.floor.ScopedViewSet registers its `holder_path` here), and for the records no
+# view lists, here. A filter that names a record looks it up among those the caller sees.
+HOLDER_PATHS: dict[type[Model], str | None] = {ApiToken: "holder"}
+
+
+def holder_path_register(model: type[Model], holder_path: str | None) -> None:
+    """Record how `model`'s rows reach their holder; two views of one model must agree."""
+    known = HOLDER_PATHS.setdefault(model, holder_path)
+    if known != holder_path:
+        raise ImproperlyConfigured(f"{model.__name__}: holder_path {holder_path!r} != {known!r}")
+
+
+def seen(queryset: QuerySet, request: Request) -> QuerySet:
+    """The rows of `queryset` the caller sees: all for a staff session; for a token, its
+    holder's (a user: one its holder's tokens act as; a model of no holder: none)."""
+    holder_id = token_holder_id(request)
+    if holder_id is None:
+        return queryset
+    model = queryset.model
+    if model is get_user_model():
+        return queryset.filter(pk__in=ApiToken.objects.filter(holder=holder_id).values("user"))
+    return scoped(queryset, request, HOLDER_PATHS.get(model))
 
 
 def scoped(queryset: QuerySet, request: Request, holder_path: str | None) -> QuerySet:

@@ -6,8 +6,10 @@
   429 and 503, WWW-Authenticate on 401;
 - a response's fields are all required: a serializer writes every field it has;
 - ids in paths are integers;
-- a request body whose serializer says `closed = True` takes no field it does not name
-  (`additionalProperties: false`): the server refuses any other, naming it;
+- a request body whose serializer says `closed = True` (a casino.api.fields.ClosedSerializer)
+  takes no field it does not name (`additionalProperties: false`): the server refuses any
+  other, naming it; a request's boolean is JSON's true or false (StrictBooleanField; DRF's
+  own BooleanField in a request is a warning, which fails the schema's generation);
 - a body field the server checks beyond what a JSON Schema says (a webhook's URL: its
   host's addresses, resolved) says what it checks, in words and as `x-checked-by-server`:
   a value it refuses is a 400 `invalid` naming the field;
@@ -25,12 +27,14 @@ from typing import Any
 
 from django.conf import settings
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.drainage import warn
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import get_manager, get_view_model
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 from casino.api.errors import ERROR_CODES
+from casino.api.fields import ClosedSerializer
 from casino.api.filtering import FREE_TEXT_PATTERN, free_text, names_a_record
 from casino.api.writes import HEADER, KEY_LENGTH, KEY_PATTERN, KEY_REQUIRED, KEY_RULE, REPLAYED
 
@@ -163,8 +167,8 @@ class ApiSchema(AutoSchema):
                 continue
             said = parameter.get("description") or f"The id of the {record}."
             parameter["description"] = (
-                f"{said} One that names no {record} is refused (400 `invalid` naming "
-                f"`{parameter['name']}`)."
+                f"{said} One that names no {record} the caller sees (a token: its "
+                f"certificate holder's) is refused (400 `invalid` naming `{parameter['name']}`)."
             )
             parameter[NAMES_A_RECORD] = record
         return parameters
@@ -176,12 +180,17 @@ class ApiSchema(AutoSchema):
         if direction == "response" and schema.get("properties"):
             schema["required"] = sorted(schema["properties"])
         if direction == "request" and getattr(serializer, "closed", False):
+            if not isinstance(serializer, ClosedSerializer):  # it would say, not refuse
+                warn(f"{type(serializer).__name__} says closed but is no ClosedSerializer")
             schema["additionalProperties"] = False
         return schema
 
     def _map_serializer_field(self, field: Any, direction: str, **kwargs: Any) -> dict[str, Any]:
         """A field's schema, with what the server checks beyond it, when the field says."""
         schema = super()._map_serializer_field(field, direction, **kwargs)
+        if direction == "request" and type(field) is serializers.BooleanField:
+            # DRF's takes "yes", "off", 1: the schema's boolean is JSON's true or false.
+            warn(f"{field.field_name}: a request's boolean is a StrictBooleanField")
         checked = getattr(field, "checked_by_server", None)
         if checked and direction == "request":
             schema[CHECKED_BY_SERVER] = checked

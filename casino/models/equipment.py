@@ -6,7 +6,7 @@ from django.db.models import Q
 
 from casino.models.holders import CertificateHolder
 from casino.models.tables import Table
-from casino.rules.equipment import COMPOSITIONS, REASONS, STATES, TILES
+from casino.rules.equipment import COMPOSITION_CHOICES, COMPOSITIONS, REASONS, STATES, TILES
 
 
 class EquipmentSet(models.Model):
@@ -22,9 +22,7 @@ class EquipmentSet(models.Model):
         CertificateHolder, on_delete=models.PROTECT, related_name="equipment_sets"
     )
     identifier = models.CharField(max_length=60, help_text="The set's label or serial number.")
-    composition = models.CharField(
-        max_length=32, choices=[(c.key, c.label) for c in COMPOSITIONS.values()]
-    )
+    composition = models.CharField(max_length=32, choices=COMPOSITION_CHOICES)
     reconstructed = models.BooleanField(
         default=False, help_text="Tiles: a reconstructed or replacement set."
     )

@@ -18,7 +18,15 @@ DAY_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class DayRefused(ValueError):
-    """The text names no day the floor keeps; the message says why, naming `day`."""
+    """The text names no day the floor keeps; the message says why, naming `day`, and
+    `why` says it without the name (an API error's `fields`)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"day {why}")
+        self.why = why
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.why,))
 
 
 def day_parse(text: str) -> date:
@@ -28,9 +36,9 @@ def day_parse(text: str) -> date:
     except ValueError:
         day = None
     if day is None:
-        raise DayRefused(f"day {text!r} is not a date such as 2026-11-24")
+        raise DayRefused(f"{text!r} is not a date such as 2026-11-24")
     if not FIRST_DAY <= day <= LAST_DAY:
-        raise DayRefused(f"day {text!r} is not between {FIRST_DAY} and {LAST_DAY}")
+        raise DayRefused(f"{text!r} is not between {FIRST_DAY} and {LAST_DAY}")
     return day
 
 

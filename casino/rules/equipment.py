@@ -36,6 +36,9 @@ COMPOSITIONS: dict[str, Composition] = {
         Composition("tiles_32", TILES, "32 Pai Gow tiles", "58 Pa. Code § 621a.3(a)"),
     )
 }
+# The choices of every field that names a composition (the model, the admin, the API),
+# in one order: the schema's one CompositionEnum.
+COMPOSITION_CHOICES: list[tuple[str, str]] = [(c.key, c.label) for c in COMPOSITIONS.values()]
 
 # (game, variant) -> the compositions that must be in play at the table, one set each.
 # A Pai Gow table always keeps its shaker and three dice (§ 621a.2(d)), even where a

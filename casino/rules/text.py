@@ -7,7 +7,10 @@ holds one is refused, naming the field and the code point. The engines
 (games/rules, games.scenario) take any string: the floor is where names come in.
 
 Canonically equivalent spellings ("é" as one code point or as "e" and a combining accent)
-draw the same and are one name: a name is kept in NFC, Unicode's composed form.
+draw the same and are one name: a name is kept in NFC, Unicode's composed form. Its
+length is counted as sent, in code points, as the API's schema counts it (`maxLength`):
+NFC may then lengthen it (U+0958 is kept as two code points), so the columns that keep
+a name hold three times its limit.
 """
 
 import unicodedata
@@ -29,9 +32,13 @@ _UNNAMED = {
 }
 # At most this many code points are named in one refusal's reasons.
 NAMED_AT_MOST = 5
-# A player's name, as kept (NFC): the one limit, for the wagers' and the ledger lines'
-# columns (games/models), the API's schema and every check of a name.
+# A player's name, as sent: the one limit, for the API's schema and every check of a name.
 PLAYER_NAME_MAX_LENGTH = 64
+# NFC makes a string at most three times as long (UAX #15's table of maximum expansion
+# factors: x3 for NFC, e.g. U+FB2C kept as three code points): the columns that keep a
+# name (the wagers' and the ledger lines', games/models) hold that.
+NFC_EXPANSION = 3
+PLAYER_NAME_KEPT_LENGTH = NFC_EXPANSION * PLAYER_NAME_MAX_LENGTH
 
 
 def code_point_label(char: str) -> str:
@@ -53,24 +60,23 @@ def hidden_code_points(value: str) -> list[str]:
 
 
 def length_refusal(value: str, max_length: int) -> str | None:
-    """Why `value`, as kept (NFC), does not fit its field ("is 200 characters; at most
-    64"), or None. NFC may shorten a name (a letter and its accent made one) or lengthen
-    it (U+0958 is kept as two code points): the kept length is the one stored."""
+    """Why `value`, as sent, does not fit its field ("is 200 characters; at most 64"), or
+    None. Characters are code points, as JSON Schema's `maxLength` counts them."""
     if not value:
         return "must not be empty"
     length = len(value)
-    if length <= 4 * max_length:  # past that no name fits, even decomposed: not normalized
-        length = len(unicodedata.normalize("NFC", value))
     return f"is {length} characters; at most {max_length}" if length > max_length else None
 
 
 def shown_name(value: str, where: str, max_length: int) -> tuple[str, list[str]]:
     """The name as kept (NFC) and the reasons it is refused (none: accepted).
 
-    `where` names the field in each reason, e.g. "wagers[0].player".
+    `where` names the field in each reason, e.g. "wagers[0].player". The length is the
+    name's as sent; kept, it is at most NFC_EXPANSION times that.
     """
-    if len(value) > 4 * max_length:  # far past any name, even decomposed: no scan of it
-        return value, [f"{where} {length_refusal(value, max_length)}"]
+    too_long = length_refusal(value, max_length)
+    if too_long:  # no scan of a name that cannot be taken
+        return value, [f"{where} {too_long}"]
     hidden = hidden_code_points(value)
     reasons = [f"{where} contains {code_point_label(c)}" for c in hidden[:NAMED_AT_MOST]]
     if len(hidden) > NAMED_AT_MOST:
@@ -85,6 +91,4 @@ def shown_name(value: str, where: str, max_length: int) -> tuple[str, list[str]]
         reasons.append(f"{where} begins or ends with a space")
     if reasons:
         return value, reasons
-    kept = unicodedata.normalize("NFC", value)
-    too_long = length_refusal(kept, max_length)
-    return kept, [f"{where} {too_long}"] if too_long else []
+    return unicodedata.normalize("NFC", value), []

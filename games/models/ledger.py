@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 
 from casino.models.append_only import AppendOnly
-from casino.rules.text import PLAYER_NAME_MAX_LENGTH
+from casino.rules.text import PLAYER_NAME_KEPT_LENGTH
 
 
 class LedgerEntry(AppendOnly):
@@ -66,7 +66,7 @@ class LedgerLine(AppendOnly):
     entry = models.ForeignKey(LedgerEntry, on_delete=models.PROTECT, related_name="lines")
     table = models.ForeignKey("casino.Table", on_delete=models.PROTECT, related_name="+")
     account = models.CharField(max_length=16, choices=Account.choices)
-    player = models.CharField(max_length=PLAYER_NAME_MAX_LENGTH, blank=True)
+    player = models.CharField(max_length=PLAYER_NAME_KEPT_LENGTH, blank=True)
     wager = models.ForeignKey(
         "games.Wager", on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_lines"
     )

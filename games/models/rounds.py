@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from casino.models.append_only import AppendOnly
-from casino.rules.text import PLAYER_NAME_MAX_LENGTH
+from casino.rules.text import PLAYER_NAME_KEPT_LENGTH
 
 
 class Round(models.Model):
@@ -118,7 +118,7 @@ class Wager(AppendOnly):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
     table = models.ForeignKey("casino.Table", on_delete=models.PROTECT, related_name="+")
     ref = models.CharField(max_length=32, help_text="ROUND.N: the engine's id for the wager.")
-    player = models.CharField(max_length=PLAYER_NAME_MAX_LENGTH)
+    player = models.CharField(max_length=PLAYER_NAME_KEPT_LENGTH)
     kind = models.CharField(max_length=32)
     amount = models.DecimalField(max_digits=14, decimal_places=2)
     extra = models.JSONField(default=dict, blank=True, help_text="on, seat, position, ...")

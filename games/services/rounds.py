@@ -6,7 +6,7 @@ these. An event the engine refuses raises FloorRefused with the engine's own wor
 nothing is written.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +30,8 @@ from games.services.round_state import (
 RUN = "games.run_round"
 # Fields a wager may carry besides player, kind and amount (SCENARIOS.md).
 WAGER_FIELDS = frozenset({"player", "kind", "amount", "on", "seat", "position"})
-# The longest each name may be, as kept: the columns' (casino/rules/text.py has the name's).
+# The longest each name may be, as sent (a player's: casino/rules/text.py; a kind's: its
+# column, which keeps it as sent).
 NAME_LENGTHS = {"player": PLAYER_NAME_MAX_LENGTH, "kind": Wager._meta.get_field("kind").max_length}
 Source = RoundEvent.Source
 
@@ -56,6 +57,22 @@ def close_refusals(table: Table) -> list[str]:
             "they are decided or taken down before the table closes"
         )
     return reasons
+
+
+def _refs_of(round_: Round) -> str:
+    return f"{round_.number}."
+
+
+def wager_ref(round_: Round, n: int) -> str:
+    """The ref of the round's `n`th wager, e.g. "42.3": unique at its table."""
+    return f"{_refs_of(round_)}{n}"
+
+
+def wagers_carried(round_: Round, open_refs: Sequence[str]) -> int:
+    """How many of the wagers working on the round's layout earlier rounds placed (a Craps
+    or Three Dice Football bet carried from throw to throw)."""
+    own = _refs_of(round_)
+    return sum(1 for ref in open_refs if not ref.startswith(own))
 
 
 def wager_row(round_: Round, wager: object, ref: str, index: int, now: datetime) -> Wager:

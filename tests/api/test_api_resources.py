@@ -11,6 +11,7 @@ settlement returns her stake and pays $10.00 from the table inventory.
 
 import json
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -357,6 +358,18 @@ def test_an_amount_not_of_the_one_form_is_a_400_naming_it_never_a_500(api_floor,
     assert Wager.objects.count() == before
 
 
+@pytest.mark.parametrize(("amount", "kept"), [("10.", "10.00"), ("25.5", "25.50"), ("7", "7.00")])
+def test_an_amount_the_schema_always_allowed_is_taken_to_the_cent(api_floor, ops, amount, kept):
+    """`"10."` and `".5"` were schema-valid and taken before issue 33: taken again, kept
+    to the cent (docs/api.md, "Amounts")."""
+    body = {"wagers": [{"player": "cy", "kind": "small", "amount": amount}]}
+    response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
+    assert response.status_code == 201, response.content
+    (placed,) = response.json()["wagers"]
+    assert placed["amount"] == kept
+    assert Wager.objects.get(pk=placed["id"]).amount == Decimal(kept)
+
+
 def test_a_negative_amount_is_well_formed_and_refused_by_the_rules(api_floor, ops):
     body = {"wagers": [{"player": "cy", "kind": "small", "amount": "-5"}]}
     response = post(ops, f"{API}/rounds/{api_floor.a.round2.pk}/wagers/", body, key=new_key())
@@ -531,11 +544,12 @@ def test_the_compliance_report_of_a_table_for_a_day(api_floor, ops):
         "invalid",
     )
     assert bad["detail"] == "day 'someday' is not a date such as 2026-11-24"
+    assert bad["fields"] == {"day": ["'someday' is not a date such as 2026-11-24"]}
     # The hold's range and words, as the admin's (casino/rules/days.py).
     before = ops.get(f"{API}/tables/{f.a.play.pk}/compliance-report/", {"day": "1999-12-31"})
-    assert error_of(before, 400, "invalid")["detail"] == (
-        "day '1999-12-31' is not between 2000-01-01 and 2999-12-31"
-    )
+    refused = error_of(before, 400, "invalid")
+    assert refused["detail"] == "day '1999-12-31' is not between 2000-01-01 and 2999-12-31"
+    assert refused["fields"] == {"day": ["'1999-12-31' is not between 2000-01-01 and 2999-12-31"]}
 
 
 # --- PAR, the floor, heartbeats ---------------------------------------------------------------

@@ -6,13 +6,17 @@ rounds; A also has SB-02, SB-03 and SB-04, with no round.
 """
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
+from django.conf import settings
 from django.test import Client
 
 from casino.api.floor import TableRef
 from casino.models import ApiWrite, Table
-from games.models import Round
+from devices.models import Device
+from games.models import LedgerEntry, Round, Wager
 from tests.api.conftest import API, bearer, error_of, new_key, post, session
 from tests.api.openapi_check import component_errors, component_fields
 
@@ -145,6 +149,63 @@ def test_a_number_only_b_has_is_a_400_for_a_s_token(api_floor):
         "table": ["no table numbered 'SB-B1' (name a table by its id or its number)"]
     }
     assert ids(session(f.operations), "rounds/", table="SB-B1") == {f.b.round1.pk, f.b.round2.pk}
+
+
+# --- a filter that names a record: among those the caller sees ----------------------------------
+
+SCHEMA = yaml.safe_load((Path(settings.BASE_DIR) / "docs" / "api" / "openapi.yaml").read_text())
+# Every query parameter the schema says names a record: (path, parameter, kind of record).
+RECORD_FILTERS = sorted(
+    (path.removeprefix(f"{API}/"), parameter["name"], parameter["x-names-a-record"])
+    for path, methods in SCHEMA["paths"].items()
+    for parameter in methods.get("get", {}).get("parameters", [])
+    if "x-names-a-record" in parameter
+)
+NOWHERE = "987654321"  # an id no record of any kind has
+
+
+def _holders_record(floor, kind: str, side) -> int:
+    """The id of one record of `kind` of holder `side` (A or B)."""
+    holder = side.holder
+    return {
+        "certificate holder": lambda: holder.pk,
+        "table": lambda: side.play.pk,
+        "round": lambda: side.round1.pk,
+        "wager": lambda: Wager.objects.filter(table__holder=holder).first().pk,
+        "ledger entry": lambda: LedgerEntry.objects.filter(table__holder=holder).first().pk,
+        "equipment set": lambda: side.reserve.pk,
+        "device": lambda: Device.objects.filter(table__holder=holder).first().pk,
+        "API token": lambda: side.token.pk,
+        "user": lambda: side.token.user_id,
+        "webhook endpoint": lambda: side.webhook_endpoint.pk,
+    }[kind]()
+
+
+def test_every_record_filter_is_checked_below():
+    kinds = {kind for _, _, kind in RECORD_FILTERS}
+    assert len(RECORD_FILTERS) >= 29 and "webhook endpoint" in kinds and "user" in kinds
+
+
+@pytest.mark.parametrize(("path", "name", "kind"), RECORD_FILTERS)
+def test_another_holder_s_record_in_a_filter_is_refused_as_one_that_exists_nowhere(
+    api_floor, path, name, kind
+):
+    """A's token: B's id is the 400 an id of no record is (it said 200 and an empty list,
+    telling that B's record exists); A's own id filters; staff filter by B's."""
+    f = api_floor
+    client = bearer(f.a.key)
+    own, theirs = _holders_record(f, kind, f.a), _holders_record(f, kind, f.b)
+    answer = client.get(f"{API}/{path}", {name: own})
+    if answer.status_code == 403:  # a list the token's role may not read: nothing to filter
+        assert path == "audit-entries/", path
+        return
+    assert answer.status_code == 200, answer.content[:500]
+    nowhere = error_of(client.get(f"{API}/{path}", {name: NOWHERE}), 400, "invalid")
+    refused = error_of(client.get(f"{API}/{path}", {name: theirs}), 400, "invalid")
+    assert refused == nowhere
+    assert list(refused["fields"]) == [name]
+    staff = session(f.operations).get(f"{API}/{path}", {name: theirs})
+    assert staff.status_code == 200, staff.content[:500]
 
 
 # --- /api/v1/ -----------------------------------------------------------------------------------

@@ -746,11 +746,14 @@ def test_a_round_opened_by_the_integrator_is_the_tables_first(api_floor):
 
 
 def test_a_list_for_holder_as_token_shows_only_its_holders_rows(api_floor):
-    """The integrator asking for holder B's rows by filter gets none of them."""
+    """The integrator asking for holder B's rows by filter gets none of them: B is refused
+    as a holder that exists nowhere is (400 naming `holder`), not an empty page that says
+    B exists."""
     f = api_floor
     client = bearer(f.a.key)
-    tables = client.get(f"{V}/tables/", {"holder": f.b.holder.pk}).json()
-    assert (tables["count"], tables["results"]) == (0, [])
+    tables = client.get(f"{V}/tables/", {"holder": f.b.holder.pk})
+    nowhere = client.get(f"{V}/tables/", {"holder": 987654321})
+    assert error_of(tables, 400, "invalid") == error_of(nowhere, 400, "invalid")
     mine = client.get(f"{V}/tables/").json()
     assert {row["holder"] for row in mine["results"]} == {f.a.holder.pk}
     assert mine["count"] == 4

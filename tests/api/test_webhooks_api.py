@@ -163,6 +163,50 @@ def test_an_endpoint_is_changed_paused_and_enabled_again_clearing_its_disabling(
     assert "10.0.0.1 is a private address" in refused["fields"]["url"][0]
 
 
+CHANGE_FIELDS = "(it takes url, events, description, active)"
+
+
+@pytest.mark.parametrize("given", ["off", "on", "yes", "true", "false", 1, 0, None, [True]])
+def test_active_is_a_json_boolean_anything_else_is_a_400_naming_it(api_floor, given):
+    """The schema says `boolean`: DRF's BooleanField took "off", "yes", "on" and 1."""
+    client, endpoint = bearer(api_floor.a.key), api_floor.a.webhook_endpoint
+    before = Endpoint.objects.filter(pk=endpoint.pk).values().get()
+    response = patch(client, f"{ENDPOINTS}{endpoint.pk}/", {"active": given})
+    refusal = error_of(response, 400, "invalid")
+    shown = f'"{given}"' if isinstance(given, str) else repr(given)
+    why = "This field may not be null." if given is None else (
+        f"must be true or false (a JSON boolean), not {shown}")  # fmt: skip
+    assert refusal["fields"] == {"active": [why]}
+    assert Endpoint.objects.filter(pk=endpoint.pk).values().get() == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"holder": 2}, {"secret": "whsec_abc"}, {"active": False, "secret": "whsec_abc"}],
+    ids=["holder", "secret", "with a field it takes"],
+)
+def test_a_change_naming_a_field_it_does_not_take_is_a_400_naming_each(api_floor, body):
+    """`holder` and `secret` were taken and silently ignored: the body is closed, as its
+    schema says (additionalProperties: false)."""
+    client, endpoint = bearer(api_floor.a.key), api_floor.a.webhook_endpoint
+    before = Endpoint.objects.filter(pk=endpoint.pk).values().get()
+    refusal = error_of(patch(client, f"{ENDPOINTS}{endpoint.pk}/", body), 400, "invalid")
+    unknown = sorted(set(body) - {"active"})
+    assert refusal["fields"] == {
+        name: [f"is not a field this body takes {CHANGE_FIELDS}"] for name in unknown
+    }
+    assert Endpoint.objects.filter(pk=endpoint.pk).values().get() == before
+
+
+def test_a_registration_naming_a_field_it_does_not_take_is_a_400_naming_each(api_floor):
+    before = Endpoint.objects.count()
+    body = {"url": URL, "events": ["round.settled"], "secret": "whsec_x", "active": False}
+    refusal = error_of(post(bearer(api_floor.a.key), ENDPOINTS, body), 400, "invalid")
+    why = "is not a field this body takes (it takes holder, url, events, description)"
+    assert refusal["fields"] == {"active": [why], "secret": [why]}
+    assert Endpoint.objects.count() == before
+
+
 def test_another_holders_endpoint_is_a_404_for_every_action(api_floor):
     client, theirs = bearer(api_floor.a.key), api_floor.b.webhook_endpoint
     path = f"{ENDPOINTS}{theirs.pk}/"

@@ -436,8 +436,8 @@ def test_a_parameter_that_names_a_record_says_one_naming_none_is_refused(label, 
     parameter = _query(label)[name]
     assert parameter["x-names-a-record"] == RECORD_PARAMETERS[label, name]
     assert parameter["description"].endswith(
-        f"One that names no {RECORD_PARAMETERS[label, name]} is refused (400 `invalid` "
-        f"naming `{name}`)."
+        f"One that names no {RECORD_PARAMETERS[label, name]} the caller sees (a token: its "
+        f"certificate holder's) is refused (400 `invalid` naming `{name}`)."
     )
 
 

@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from casino.rules.text import code_point_label, hidden_code_points, shown_name
+from casino.rules.text import (
+    PLAYER_NAME_KEPT_LENGTH,
+    PLAYER_NAME_MAX_LENGTH,
+    code_point_label,
+    hidden_code_points,
+    shown_name,
+)
 
 W = "wagers[0].player"
 
@@ -90,18 +96,29 @@ def test_every_distinct_code_point_is_named_once_up_to_five():
     ]
 
 
-def test_the_length_is_counted_on_the_name_as_kept():
+def test_the_length_is_counted_on_the_name_as_sent_as_the_schema_counts_it():
+    """Code points as sent, JSON Schema's `maxLength`: the schema and the server agree."""
     assert shown_name("x" * 64, W, 64) == ("x" * 64, [])
     assert shown_name("x" * 65, W, 64)[1] == [f"{W} is 65 characters; at most 64"]
     # 64 code points sent, 63 kept: "e" and its accent compose into one.
     assert shown_name("x" * 62 + "e\u0301", W, 64) == ("x" * 62 + "\u00e9", [])
+    # 128 code points sent (schema-invalid): refused, though NFC would keep 64.
+    assert shown_name("e\u0301" * 64, W, 64)[1] == [f"{W} is 128 characters; at most 64"]
     # A name of megabytes is refused by its length before any code point is looked at.
     huge = "\u202e" * (10 * 1024 * 1024)
     assert shown_name(huge, W, 64) == (huge, [f"{W} is 10485760 characters; at most 64"])
-    # U+0958 DEVANAGARI LETTER QA is kept as two code points (NFC never composes it):
-    # 64 sent, 128 kept, too long for the column.
-    assert shown_name("\u0958" * 64, W, 64)[1] == [f"{W} is 128 characters; at most 64"]
     assert shown_name("", W, 64)[1] == [f"{W} must not be empty"]
+
+
+def test_a_name_nfc_lengthens_is_taken_and_kept_whole():
+    """U+0958 DEVANAGARI LETTER QA is kept as two code points (a composition exclusion: NFC
+    never composes it): 64 sent (schema-valid) are taken and kept as 128, which the columns
+    hold (NFC makes a string at most three times as long, UAX #15)."""
+    kept, refused = shown_name("\u0958" * 64, W, 64)
+    assert (refused, kept) == ([], "\u0915\u093c" * 64)
+    assert len(kept) == 128 <= PLAYER_NAME_KEPT_LENGTH == 3 * PLAYER_NAME_MAX_LENGTH
+    # U+FB2C HEBREW LETTER SHIN WITH DAGESH AND SHIN DOT: NFC's largest growth, x3.
+    assert len(shown_name("\ufb2c" * 64, W, 64)[0]) == 192 == PLAYER_NAME_KEPT_LENGTH
 
 
 def test_code_point_label_names_a_named_character():

@@ -4,30 +4,86 @@ digits before the point and 2 after; a JSON number is refused wherever an amount
 nothing is written. The engines take "10" and 10 alike (SCENARIOS.md): the rule is the
 floor's door, not theirs. And how many wagers a request and a round take."""
 
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+import yaml
+from django.conf import settings
 from django.test import override_settings
 
 from casino.services.errors import FloorInvalid, FloorRefused
 from games.admin.forms import AdjustmentForm
+from games.models import Round
 from games.rules.core import MalformedInput
-from games.rules.core.money import amount_given, parse_amount
+from games.rules.core.money import AMOUNT_GIVEN, amount_given, parse_amount
+from games.services.round_state import round_now
 from gaming.rounds import round_event
 from tests.casino.floor_fixtures import T0, operations
-from tests.games.round_fixtures import M, open_table, opened, place, wager, written
+from tests.games.round_fixtures import (
+    M,
+    open_table,
+    opened,
+    place,
+    result,
+    settle,
+    wager,
+    written,
+)
 
 pytestmark = pytest.mark.django_db
 
+SCHEMA = yaml.safe_load((Path(settings.BASE_DIR) / "docs" / "api" / "openapi.yaml").read_text())
 NUMBER = 'must be a decimal string such as "10.00", not a JSON number'
 
 
 @pytest.mark.parametrize(
     ("given", "taken"),
-    [("10", "10"), ("10.5", "10.5"), ("10.00", "10.00"), ("-5.25", "-5.25"), ("0", "0")],
+    [
+        ("10", "10.00"),
+        ("10.5", "10.50"),
+        ("10.00", "10.00"),
+        ("-5.25", "-5.25"),
+        ("0", "0.00"),
+        ("10.", "10.00"),
+        (".5", "0.50"),
+        ("-.25", "-0.25"),
+    ],
 )
-def test_a_decimal_string_is_taken_as_written(given, taken):
-    assert amount_given(given, "amount") == Decimal(taken)
+def test_a_decimal_string_is_taken_to_the_cent(given, taken):
+    amount = amount_given(given, "amount")
+    assert (amount, str(amount)) == (Decimal(taken), taken)
+
+
+# The schema's amount before issue 33 (docs/api/openapi.yaml at 5be0a9d), and what the
+# server then took (games.rules.core.money.AMOUNT_TEXT): the rule refuses nothing the two
+# took together, so a caller of the old schema loses nothing.
+BEFORE_SCHEMA = re.compile(r"-?[0-9]{0,12}(?:\.[0-9]{0,2})?")
+BEFORE_SERVER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+SHAPES = [
+    sign + digits + fraction
+    for sign in ("", "-")
+    for digits in ("", "7", "10", "9" * 12)
+    for fraction in ("", ".", ".5", ".05")
+]
+
+
+@pytest.mark.parametrize("given", SHAPES, ids=repr)
+def test_an_amount_the_old_schema_and_server_took_is_taken_and_nothing_else_it_allowed(given):
+    assert BEFORE_SCHEMA.fullmatch(given)
+    if BEFORE_SERVER.fullmatch(given):
+        assert amount_given(given, "amount") == Decimal(given).quantize(Decimal("0.01"))
+    else:  # "", "-", ".", "-.": no digit, which the old server refused too
+        with pytest.raises(MalformedInput):
+            amount_given(given, "amount")
+
+
+def test_the_schema_s_pattern_is_the_rule():
+    """The committed schema's amount pattern is AMOUNT_GIVEN, so it takes exactly what the
+    server takes."""
+    amount = SCHEMA["components"]["schemas"]["WagerInRequest"]["properties"]["amount"]
+    assert amount["pattern"] == f"^{AMOUNT_GIVEN.pattern}$"
 
 
 @pytest.mark.parametrize(
@@ -41,8 +97,11 @@ def test_a_decimal_string_is_taken_as_written(given, taken):
         ("1234567890123", "has 13 digits before the point ('1234567890123'); at most 12"),
         ("1e3", "is '1e3', not a decimal string such as \"10.00\""),
         (" 10", "is ' 10', not a decimal string such as \"10.00\""),
-        ("10.", "is '10.', not a decimal string such as \"10.00\""),
         ("", "is '', not a decimal string such as \"10.00\""),
+        ("-", "is '-', not a decimal string such as \"10.00\""),
+        (".", "is '.', not a decimal string such as \"10.00\""),
+        ("-.", "is '-.', not a decimal string such as \"10.00\""),
+        (".555", "has 3 decimal places ('.555'); at most 2"),
         ("\u0661\u0660", "is '\u0661\u0660', not a decimal string such as \"10.00\""),
         ("9" * 40, "has 40 digits before the point (a string of 40 characters); at most 12"),
     ],
@@ -131,10 +190,60 @@ def test_a_round_takes_at_most_its_limit_in_all():
         place(round_, wager("p3", "small", "10"), wager("p4", "small", "10"))
     assert not isinstance(refused.value, FloorInvalid)  # the request is sound; the round full
     assert refused.value.reasons == [
-        f"{round_} has 3 wagers and a round takes at most 4: 2 more would make 5"
+        f"{round_} has 3 wagers and a round holds at most 4: 2 more would make 5"
     ]
     assert written(table) == before
     assert [w.ref for w in place(round_, wager("p3", "small", "10"))] == [f"{round_.number}.4"]
+
+
+@override_settings(CASINO_MAX_WAGERS_PER_ROUND=5)
+def test_a_craps_round_holds_the_bets_carried_from_earlier_throws_in_its_limit():
+    """A round holds what works on its layout. Round 1's come out 3 loses its Pass Bet and
+    decides no Place Bet (inactive on a come out roll, 58 Pa. Code § 623a.3(a)(5): it
+    stands until its number or a 7), so round 2 holds round 1's three Place Bets beside its
+    own wagers, against the one limit."""
+    table = open_table("craps")
+    first = opened(table)
+    place(
+        first, *[wager(f"p{n}", f"place:{n}", "12") for n in (4, 5, 6)], wager("ann", "pass", "10")
+    )
+    result(first, "throw", [1, 2])  # craps 3 on the come out: the Pass Bet loses
+    assert settle(first) == "settled"
+    second = opened(table, now=T0 + 10 * M)
+    assert working_wagers_of(second) == ("1.1", "1.2", "1.3")
+    place(second, wager("bob", "pass", "10"), now=T0 + 11 * M)
+    before = written(table)
+    with pytest.raises(FloorRefused) as refused:
+        place(second, wager("cy", "field", "5"), wager("dee", "field", "5"), now=T0 + 12 * M)
+    assert refused.value.reasons == [
+        f"{second} has 1 wager and 3 working from earlier throws, and a round holds at most "
+        "5: 2 more would make 6"
+    ]
+    assert written(table) == before
+    (taken,) = place(second, wager("cy", "field", "5"), now=T0 + 12 * M)
+    assert taken.ref == "2.2"
+
+
+@override_settings(CASINO_MAX_WAGERS_PER_ROUND=3)
+def test_a_bet_taken_down_no_longer_counts_as_carried():
+    """§ 623a.4(c): a Place Bet may be removed before a roll decides it; once off the
+    layout it is no longer held, and the round has room again."""
+    table = open_table("craps")
+    first = opened(table)
+    place(first, *[wager(f"p{n}", f"place:{n}", "12") for n in (4, 5, 6)])
+    result(first, "throw", [1, 2])
+    settle(first)
+    second = opened(table, now=T0 + 10 * M)
+    with pytest.raises(FloorRefused):
+        place(second, wager("bob", "pass", "10"), now=T0 + 11 * M)
+    round_event(second, "remove", ["1.1"], by=operations(), now=T0 + 12 * M)
+    (taken,) = place(second, wager("bob", "pass", "10"), now=T0 + 13 * M)
+    assert taken.ref == "2.1"
+
+
+def working_wagers_of(round_) -> tuple[str, ...]:
+    now = round_now(Round.objects.get(pk=round_.pk))
+    return now.engine.open_wagers(now.state)
 
 
 def test_a_refusal_naming_fields_survives_pickling():

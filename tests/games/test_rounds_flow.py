@@ -204,13 +204,19 @@ def test_malformed_wager_input_is_refused_naming_the_field(bad, field, reason):
     assert written(table) == (0, 0, 0, 0)
 
 
-def test_a_name_of_64_characters_as_kept_is_taken_however_it_was_spelled():
-    """The limit counts the name as kept (NFC): 64 letters each with its accent apart are
-    128 code points sent, 64 kept."""
+def test_a_name_is_counted_as_sent_and_kept_composed():
+    """The limit counts the name as sent, as the schema's maxLength does: 32 letters each
+    with its accent apart are 64 code points sent (taken, kept as 32 in NFC); 64 of them,
+    128 sent, are refused though NFC would keep 64."""
     table = open_table("sic_bo")
     round_ = opened(table)
-    (placed,) = place(round_, wager("e\u0301" * 64, "small", "10"))
-    assert placed.player == "\u00e9" * 64
+    (placed,) = place(round_, wager("e\u0301" * 32, "small", "10"))
+    assert placed.player == "\u00e9" * 32
+    before = written(table)
+    with pytest.raises(FloorInvalid) as refused:
+        place(round_, wager("e\u0301" * 64, "small", "10"))
+    assert refused.value.fields == {"wagers[0].player": ["is 128 characters; at most 64"]}
+    assert written(table) == before
 
 
 def test_an_empty_list_of_wagers_is_refused():

@@ -30,18 +30,23 @@ def parse_amount(value: object, field: str) -> Decimal:
 
 # An amount as the floor takes it (the API, the admin, a device; docs/api.md, "Amounts"): a
 # JSON string of a decimal, at most 12 digits before the point and 2 after (the ledger's 14
-# digits, 2 places). Never a JSON number, which a JSON reader makes a float (ADR 0002).
-# The engines take "12" and 12 alike (SCENARIOS.md): this is the floor's door, not theirs.
+# digits, 2 places), either side of the point may be empty ("10." and ".5", as the schema
+# always allowed) but not both. Never a JSON number, which a JSON reader makes a float
+# (ADR 0002). The engines take "12" and 12 alike (SCENARIOS.md): this is the floor's door,
+# not theirs.
 AMOUNT_DIGITS, AMOUNT_PLACES = 12, 2
-AMOUNT_GIVEN = re.compile(rf"-?[0-9]{{1,{AMOUNT_DIGITS}}}(\.[0-9]{{1,{AMOUNT_PLACES}}})?")
+AMOUNT_GIVEN = re.compile(
+    rf"-?([0-9]{{1,{AMOUNT_DIGITS}}}(\.[0-9]{{0,{AMOUNT_PLACES}}})?|\.[0-9]{{1,{AMOUNT_PLACES}}})"
+)
 AMOUNT_EXAMPLE = '"10.00"'
 
 
 def amount_given(value: object, field: str) -> Decimal:
-    """An amount given to the floor; MalformedInput naming the field unless it is a decimal
-    string of AMOUNT_GIVEN (a JSON number is refused, integer or not)."""
+    """An amount given to the floor, to the cent ("10." is 10.00, ".5" 0.50); MalformedInput
+    naming the field unless it is a decimal string of AMOUNT_GIVEN (a JSON number is
+    refused, integer or not)."""
     if type(value) is str and AMOUNT_GIVEN.fullmatch(value):
-        return Decimal(value)
+        return Decimal(value).quantize(CENT)
     raise MalformedInput(field, _amount_given_refusal(value))
 
 
@@ -51,8 +56,8 @@ def _amount_given_refusal(value: object) -> str:
     if not isinstance(value, str):
         return f"must be a decimal string such as {AMOUNT_EXAMPLE}"
     shown = repr(value) if len(value) <= 32 else f"a string of {len(value)} characters"
-    digits, point, places = value.removeprefix("-").partition(".")
-    if _ascii_digits(digits) and (not point or _ascii_digits(places)):
+    digits, _, places = value.removeprefix("-").partition(".")
+    if (digits or places) and all(not part or _ascii_digits(part) for part in (digits, places)):
         if len(digits) > AMOUNT_DIGITS:
             return f"has {len(digits)} digits before the point ({shown}); at most {AMOUNT_DIGITS}"
         return f"has {len(places)} decimal places ({shown}); at most {AMOUNT_PLACES}"
