@@ -27,7 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from casino.models import Table
 from casino.rows import read_columns, row_insert, rows_made
 from games.models import Round, RoundEvent
-from games.replay import Played, play, rules_hash, state_dumps, state_loads
+from games.replay import Played, play, round_begun, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
 from games.rules.registry import engine_get
 
@@ -63,11 +63,13 @@ def in_play(round_: Round, *, events: list[RoundEvent] | None = None) -> InPlay:
 
 
 def state_in(round_: Round) -> Any:
-    """The engine state the round started in: the previous round's, or a fresh table's."""
-    if round_.previous is not None:
-        return state_after(round_.previous)
+    """The engine state the round started in: the previous round's as the next round finds
+    it (`round_begun`), or a fresh table's."""
     engine = engine_get(round_.game)
-    return engine.new_state(engine.parse_options(round_.options))
+    options = engine.parse_options(round_.options)
+    if round_.previous is not None:
+        return round_begun(engine, options, state_after(round_.previous))
+    return engine.new_state(options)
 
 
 def state_after(round_: Round) -> Any:
@@ -90,8 +92,7 @@ def state_after_replayed(round_: Round) -> Any:
     for member in reversed(chain):
         engine = engine_get(member.game)
         options = engine.parse_options(member.options)
-        if state is None:
-            state = engine.new_state(options)
+        state = engine.new_state(options) if state is None else round_begun(engine, options, state)
         events = member.events.order_by("seq")
         state, _ = play(engine, options, state, _triples(events))
     return state
