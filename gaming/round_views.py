@@ -9,62 +9,149 @@ shared cache (games/services/round_state.py), else from its events. A page of ro
 read in one trip to the cache and one query for its tables' devices.
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from casino.models import Table
+from devices import gates as device_gates
 from devices.selectors import extra_roll_devices
 from games import flow
-from games.models import Round
-from games.rules.core.engine import Engine
+from games.models import Round, RoundEvent
+from games.rules.core.engine import Engine, takes
 from games.rules.registry import engine_get
 from games.services.round_state import states_read
+from gaming.rounds import no_roll_refusals
+from gaming.waits import ENDS_IN_PLAY, round_waiting
 
 HIGH_ROLL_DICE = "high_roll_dice"
 NO_DEVICES: dict[str, object] = {"extra_roll": [], "lock_out": None}
 NOTHING_NOW: dict[str, list[str]] = {"events": [], "wagers": [], "voids": []}
+IN_PLAY = (Round.Status.OPEN, Round.Status.CLOSED)
 
 
 def rounds_view(rounds: Sequence[Round]) -> dict[int, dict[str, Any]]:
-    """`{"state": ..., "next": ...}` of each round, by round pk."""
+    """`{"state": ..., "next": ..., "device_wait": ...}` of each round, by round pk
+    (`device_wait`: gaming.waits.Waiting or None). What the gates and waits read of the
+    rounds in play (their tables' devices, the events that end a wait) is read for the
+    page at once: two queries, whatever its length."""
     read = states_read(rounds)
     dice_tables = {r.table_id for r in rounds if r.game == HIGH_ROLL_DICE}
     devices = extra_roll_devices(dice_tables) if dice_tables else {}
+    in_play = [r for r in rounds if r.status in IN_PLAY]
+    now = _devices_now(in_play)
     views = {}
     for round_ in rounds:
         engine, options, state = read[round_.pk]
         view = engine.state_view(options, state)
         if round_.game == HIGH_ROLL_DICE:
             view["devices"] = devices.get(round_.table_id, NO_DEVICES)
-        views[round_.pk] = {"state": view, "next": round_next(round_, engine, options, state)}
+        at, recorded = now.get(round_.pk, (None, ()))
+        views[round_.pk] = {
+            "state": view,
+            "next": round_next(round_, engine, options, state, at),
+            "device_wait": round_waiting(round_, at, recorded) if at is not None else None,
+        }
     return views
 
 
 def round_view(round_: Round) -> dict[str, Any]:
-    """`{"state": ..., "next": ...}` of one round."""
+    """`{"state": ..., "next": ..., "device_wait": ...}` of one round."""
     return rounds_view([round_])[round_.pk]
 
 
-def round_next(round_: Round, engine: Engine, options: Any, state: Any) -> dict[str, list[str]]:
-    """What the round takes now. Open: the wagering events the engine takes (at an open
-    table), "no more bets", the results it takes (a result closes wagering), a no roll.
-    No more bets: the results and a no roll. Result entered or settled: nothing (the next
-    round is opened with POST /rounds/)."""
-    if round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+def _devices_now(
+    rounds: Sequence[Round],
+) -> dict[int, tuple[device_gates.DevicesNow, frozenset[str]]]:
+    """For each round in play, by pk: its table's devices as the gates read them, and which
+    of the events that end a wait but leave the round in play it has recorded (the Pai Gow
+    generator's number, whose value the gates read too, and the deal)."""
+    if not rounds:
+        return {}
+    tables = device_gates.tables_devices({r.table_id for r in rounds})
+    events: dict[int, list[tuple[str, object]]] = {}
+    unread = []
+    for round_ in rounds:
+        prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
+        if prefetched is None:
+            unread.append(round_.pk)
+        else:
+            events[round_.pk] = [
+                (e.event, e.payload) for e in prefetched if e.event in ENDS_IN_PLAY
+            ]
+    if unread:
+        found = RoundEvent.objects.filter(round_id__in=unread, event__in=ENDS_IN_PLAY)
+        for round_id, event, payload in found.order_by("seq").values_list(
+            "round_id", "event", "payload"
+        ):
+            events.setdefault(round_id, []).append((event, payload))
+    read = {}
+    for round_ in rounds:
+        own = events.get(round_.pk, [])
+        found, retired = tables.get(round_.table_id, ({}, {}))
+        posted = _posted(own) if round_.game == "pai_gow" else None
+        recorded = frozenset(event for event, _ in own)
+        read[round_.pk] = (device_gates.DevicesNow(found, retired, posted), recorded)
+    return read
+
+
+def _posted(events: Iterable[tuple[str, object]]) -> int | None:
+    """The generator's number among a Pai Gow round's events, as devices.gates reads it."""
+    return next((int(payload) for event, payload in events if event == "rng_number"), None)  # type: ignore[call-overload]
+
+
+def round_next(
+    round_: Round,
+    engine: Engine,
+    options: Any,
+    state: Any,
+    devices: device_gates.DevicesNow | None = None,
+) -> dict[str, list[str]]:
+    """What the round takes now, from someone (a person at the table or one of its devices),
+    asked of the checks that take or refuse it: the engine's, the round flow's and the
+    devices' gates. Open: the wagering events the engine takes (at an open table), "no more
+    bets", the results it takes (a result closes wagering), a no roll. No more bets: the
+    results and a no roll. Result entered or settled: nothing (the next round is opened with
+    POST /rounds/). `voids`: each section whose void the round takes now; an event voids are
+    made of (flow.VOIDS) is listed with them, and only with them."""
+    if round_.status not in IN_PLAY:
         return NOTHING_NOW
+    if devices is None:
+        devices = device_gates.devices_now(round_)
     game = round_.game
     now = engine.events_now(options, state)
     wagering = round_.status == Round.Status.OPEN and round_.table.status == Table.Status.OPEN
+    voided = flow.VOIDS.get(game, {})
+    voids = [
+        section
+        for section, (event, payload) in voided.items()
+        if takes(engine, options, state, event, payload)
+        and not device_gates.result_refusals(round_, event, payload, None, devices)
+    ]
+    void_events = {event for event, _ in voided.values()}
     events = []
     if wagering:
         events += [event for event in now if event in flow.WAGERING_EVENTS[game]]
     if round_.status == Round.Status.OPEN:
         events.append("no_more_bets")
-    events += [event for event in now if event in flow.RESULT_EVENTS[game]]
-    if game in flow.NO_ROLL_RETHROW:  # Sic Bo's no roll is the engine's own, above
-        events.append("no_roll")
-    voids = [section for section, (event, _) in flow.VOIDS.get(game, {}).items() if event in now]
-    kinds = list(engine.kinds_now(options, state)) if wagering and "wagers" in now else []
+    for event in dict.fromkeys([*now, *(voided[s][0] for s in voids)]):
+        if event not in flow.RESULT_EVENTS[game]:
+            continue
+        if event in void_events:
+            if any(voided[s][0] == event for s in voids):
+                events.append(event)
+        elif not device_gates.result_refused(round_, event, devices):
+            events.append(event)
+    if game in flow.NO_ROLL_RETHROW and not no_roll_refusals(
+        round_, engine, options, state, devices
+    ):
+        events.append("no_roll")  # Sic Bo's no roll is the engine's own, above
+    kinds = []
+    if wagering and "wagers" in now:
+        kinds = [
+            kind
+            for kind in engine.kinds_now(options, state)
+            if not device_gates.wager_refused(round_, kind, devices)
+        ]
     return {"events": events, "wagers": kinds, "voids": voids}
 
 
