@@ -21,9 +21,9 @@ own (gaming/round_views.py), so what `next` lists is what these same checks take
 when a device is down is devices/rules.py's (`dealer_step`), which the waits read too.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from casino.actors import is_device
@@ -55,17 +55,41 @@ def device_of(table: Table, kind: str, position: int | None = None) -> Device | 
 
 
 Found = Mapping[tuple[str, int | None], Device]
+Retired = Mapping[str, Device]
 
 
-@dataclass(frozen=True)
 class DevicesNow:
-    """What the gates read of a round's table at one moment: its devices in service by
-    (kind, position), the last retired one of each kind (what a round waited on, if that is
-    all there is), and the number the Pai Gow generator posted for the round (None: none)."""
+    """What the gates read of a round's table at one moment, each read when a gate first
+    asks for it: its devices in service by (kind, position) and the last retired one of each
+    kind (`found`, `retired`), and the number the Pai Gow generator posted for the round
+    (`posted`, None: none). `devices_now` reads them for one round; a page of rounds hands
+    each round readers that read for the whole page at once (gaming/round_views.py)."""
 
-    found: Found
-    retired: Mapping[str, Device] = field(default_factory=dict)
-    posted: int | None = None
+    def __init__(
+        self,
+        devices: Callable[[], tuple[Found, Retired]],
+        posted: Callable[[], int | None] = lambda: None,
+    ) -> None:
+        self._devices, self._posted = devices, posted
+
+    @cached_property
+    def _read(self) -> tuple[Found, Retired]:
+        return self._devices()
+
+    @property
+    def found(self) -> Found:
+        """The devices in service, by (kind, position)."""
+        return self._read[0]
+
+    @property
+    def retired(self) -> Retired:
+        """The last retired device of each kind (what a round waited on, if that is all)."""
+        return self._read[1]
+
+    @cached_property
+    def posted(self) -> int | None:
+        """The number the Pai Gow generator posted for the round, if it has."""
+        return self._posted()
 
     def of(self, kind: str, position: int | None = None) -> Device | None:
         """The device of `kind` (at `position`) in service, or None."""
@@ -73,14 +97,22 @@ class DevicesNow:
 
 
 def devices_now(round_: Any) -> DevicesNow:
-    """The round's table's devices as the gates read them (a query, and one more for a Pai
-    Gow round's generator number)."""
-    found, retired = tables_devices([round_.table_id]).get(round_.table_id, ({}, {}))
-    posted = generator_number(round_) if round_.game == "pai_gow" else None
-    return DevicesNow(found, retired, posted)
+    """The round's table's devices as the gates read them: a query when first asked, and one
+    more for a Pai Gow round's generator number."""
+    table_id = round_.table_id
+    return DevicesNow(
+        lambda: tables_devices([table_id]).get(table_id, ({}, {})),
+        lambda: generator_number(round_) if may_have_number(round_) else None,
+    )
 
 
-def tables_devices(table_ids: Iterable[int]) -> dict[int, tuple[Found, dict[str, Device]]]:
+def may_have_number(round_: Any) -> bool:
+    """Whether the round may hold a Pai Gow generator's number: a Pai Gow round whose
+    wagering has closed (the number closes it, gaming.rounds.generator_number_post)."""
+    return round_.game == "pai_gow" and round_.status != round_.Status.OPEN
+
+
+def tables_devices(table_ids: Iterable[int]) -> dict[int, tuple[Found, Retired]]:
     """Each table's devices in service by (kind, position), and its last retired one of
     each kind, by table id: one query for them all."""
     read: dict[int, tuple[dict, dict]] = {}
@@ -253,8 +285,9 @@ def result_refusals(
     if round_.game == "pai_gow" and event == "deal" and isinstance(payload, Mapping):
         return _starting_position_refusals(round_, payload, _read(round_, devices))
     if round_.game == "pai_gow" and event == "irregularity" and isinstance(payload, Mapping):
-        posted = _read(round_, devices).posted
-        if payload.get("kind") == "no_starting_position" and posted is not None:
+        kind = payload.get("kind")
+        posted = _read(round_, devices).posted if kind == "no_starting_position" else None
+        if posted is not None:
             return [
                 f"the generator posted {posted} for this round: that number gives the "
                 f"starting position; deal from it ({cite('621a.6(b)')})"
@@ -300,9 +333,12 @@ def result_refused(round_: Any, event: str, devices: DevicesNow) -> bool:
     `result_refusals`, asked of each; a Pai Gow deal's forms are the generator's number
     (given or posted) and the shaker's dice."""
     forms: list[object] = [{}, {"dice": None}] if event == "deal" else [None]
-    senders = [None, *devices.found.values()]
+    if any(not result_refusals(round_, event, form, None, devices) for form in forms):
+        return False  # a person sends it (no device read for it)
     return all(
-        result_refusals(round_, event, form, by, devices) for form in forms for by in senders
+        result_refusals(round_, event, form, by, devices)
+        for form in forms
+        for by in devices.found.values()
     )
 
 
@@ -314,8 +350,8 @@ def _starting_position_refusals(
     number for the round is recorded, except with the shaker's dice while the rules hand the
     start to the dealer (`dealer_step`, § 621a.6(a)(2)). A deal that names no start (the
     contract's direct form) at a shaker table is taken as given (docs/regulations.md)."""
-    posted = devices.posted
     if "rng" in payload:
+        posted = devices.posted
         if posted is None:
             return [f"the generator's number is posted by the generator ({STARTING_POSITION})"]
         if payload["rng"] != posted:
@@ -324,7 +360,7 @@ def _starting_position_refusals(
     if "dice" in payload:
         return dice_start_refusals(round_, devices)
     wait = rules.round_wait(round_.game, round_.options)
-    if wait is None or posted is not None:
+    if wait is None or devices.posted is not None:
         return []  # the shaker's table; or the deal from the number posted
     generator = devices.of(wait.kind)
     if rules.dealer_step(wait, round_.options, generator.status if generator else None):
@@ -348,15 +384,15 @@ def dice_start_refusals(round_: Any, devices: DevicesNow | None = None) -> list[
     (§ 621a.6(a)(2)): the generator's number posted for it (§ 621a.6(b)), or a generator
     the rules still give the start to (`dealer_step`). The deal's dice and a "no roll" of
     them (§ 621a.10(a), (b)) both ask it."""
+    wait = rules.round_wait(round_.game, round_.options)
+    if wait is None:
+        return []  # the shaker's table: no generator posts there (gaming.rounds)
     devices = _read(round_, devices)
     if devices.posted is not None:
         return [
             f"the generator posted {devices.posted} for this round: that number gives the "
             f"starting position ({cite('621a.6(b)')})"
         ]
-    wait = rules.round_wait(round_.game, round_.options)
-    if wait is None:
-        return []  # the shaker's table
     generator = devices.of(wait.kind)
     status = generator.status if generator else None
     if rules.dealer_step(wait, round_.options, status):

@@ -1,20 +1,24 @@
 """A round as an integrator sees its table: the engine's view of the state after its last
-event (`state`, one shape per game), and what the round takes now (`next`: the events the
-engine and the round flow take in its status, the wager kinds the engine admits, the voids
-that apply). High Roll Dice's state carries its Extra Roll devices, from the registry: the
-engines and the registry never meet below this layer.
+event (`state`, one shape per game), what the round takes now (`next`: asked of the checks
+that take or refuse each event and wager: the engine's, the round flow's, the devices'
+gates), and the device it waits on (`device_wait`, gaming/waits.py). High Roll Dice's state
+carries its Extra Roll devices, from the registry: the engines and the registry never meet
+below this layer.
 
 The state is read, never written: a settled round's from its row, one in progress from the
 shared cache (games/services/round_state.py), else from its events. A page of rounds is
-read in one trip to the cache and one query for its tables' devices.
+read in one trip to the cache; what the gates and the waits read (the tables' devices, the
+events that end a wait) only when one of them asks, then for the whole page at once: at
+most two queries, whatever its length, and none for a round no device has a say in.
 """
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 from casino.models import Table
 from devices import gates as device_gates
-from devices.selectors import extra_roll_devices
+from devices.selectors import extra_roll_view
 from games import flow
 from games.models import Round, RoundEvent
 from games.rules.core.engine import Engine, takes
@@ -24,32 +28,27 @@ from gaming.rounds import no_roll_refusals
 from gaming.waits import ENDS_IN_PLAY, round_waiting
 
 HIGH_ROLL_DICE = "high_roll_dice"
-NO_DEVICES: dict[str, object] = {"extra_roll": [], "lock_out": None}
 NOTHING_NOW: dict[str, list[str]] = {"events": [], "wagers": [], "voids": []}
 IN_PLAY = (Round.Status.OPEN, Round.Status.CLOSED)
 
 
 def rounds_view(rounds: Sequence[Round]) -> dict[int, dict[str, Any]]:
     """`{"state": ..., "next": ..., "device_wait": ...}` of each round, by round pk
-    (`device_wait`: gaming.waits.Waiting or None). What the gates and waits read of the
-    rounds in play (their tables' devices, the events that end a wait) is read for the
-    page at once: two queries, whatever its length."""
+    (`device_wait`: gaming.waits.Waiting or None)."""
     read = states_read(rounds)
-    dice_tables = {r.table_id for r in rounds if r.game == HIGH_ROLL_DICE}
-    devices = extra_roll_devices(dice_tables) if dice_tables else {}
-    in_play = [r for r in rounds if r.status in IN_PLAY]
-    now = _devices_now(in_play)
+    page = _PageReads(rounds)
     views = {}
     for round_ in rounds:
         engine, options, state = read[round_.pk]
+        devices = page.devices_of(round_)
         view = engine.state_view(options, state)
         if round_.game == HIGH_ROLL_DICE:
-            view["devices"] = devices.get(round_.table_id, NO_DEVICES)
-        at, recorded = now.get(round_.pk, (None, ()))
+            view["devices"] = extra_roll_view(devices.found)
+        recorded = page.recorder(round_)
         views[round_.pk] = {
             "state": view,
-            "next": round_next(round_, engine, options, state, at),
-            "device_wait": round_waiting(round_, at, recorded) if at is not None else None,
+            "next": round_next(round_, engine, options, state, devices),
+            "device_wait": round_waiting(round_, devices, recorded),
         }
     return views
 
@@ -59,39 +58,57 @@ def round_view(round_: Round) -> dict[str, Any]:
     return rounds_view([round_])[round_.pk]
 
 
-def _devices_now(
-    rounds: Sequence[Round],
-) -> dict[int, tuple[device_gates.DevicesNow, frozenset[str]]]:
-    """For each round in play, by pk: its table's devices as the gates read them, and which
-    of the events that end a wait but leave the round in play it has recorded (the Pai Gow
-    generator's number, whose value the gates read too, and the deal)."""
-    if not rounds:
-        return {}
-    tables = device_gates.tables_devices({r.table_id for r in rounds})
-    events: dict[int, list[tuple[str, object]]] = {}
-    unread = []
-    for round_ in rounds:
-        prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
-        if prefetched is None:
-            unread.append(round_.pk)
-        else:
-            events[round_.pk] = [
-                (e.event, e.payload) for e in prefetched if e.event in ENDS_IN_PLAY
-            ]
-    if unread:
-        found = RoundEvent.objects.filter(round_id__in=unread, event__in=ENDS_IN_PLAY)
-        for round_id, event, payload in found.order_by("seq").values_list(
-            "round_id", "event", "payload"
-        ):
-            events.setdefault(round_id, []).append((event, payload))
-    read = {}
-    for round_ in rounds:
-        own = events.get(round_.pk, [])
-        found, retired = tables.get(round_.table_id, ({}, {}))
-        posted = _posted(own) if round_.game == "pai_gow" else None
-        recorded = frozenset(event for event, _ in own)
-        read[round_.pk] = (device_gates.DevicesNow(found, retired, posted), recorded)
-    return read
+class _PageReads:
+    """What the gates and the waits read for a page of rounds, each read once for the whole
+    page when first asked: the devices of its tables (of the rounds in play, and of High
+    Roll Dice's, whose state shows them), and the events of its rounds in play among
+    ENDS_IN_PLAY (the Pai Gow generator's number, whose value the gates read, and the deal)."""
+
+    def __init__(self, rounds: Sequence[Round]) -> None:
+        self.rounds = rounds
+        self.in_play = [r for r in rounds if r.status in IN_PLAY]
+
+    @cached_property
+    def devices(self) -> dict[int, tuple[device_gates.Found, device_gates.Retired]]:
+        tables = {
+            r.table_id for r in self.rounds if r.status in IN_PLAY or r.game == HIGH_ROLL_DICE
+        }
+        return device_gates.tables_devices(tables)
+
+    @cached_property
+    def events(self) -> dict[int, list[tuple[str, object]]]:
+        events: dict[int, list[tuple[str, object]]] = {}
+        unread = []
+        for round_ in self.in_play:
+            prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
+            if prefetched is None:
+                unread.append(round_.pk)
+            else:
+                events[round_.pk] = [
+                    (e.event, e.payload) for e in prefetched if e.event in ENDS_IN_PLAY
+                ]
+        if unread:
+            found = RoundEvent.objects.filter(round_id__in=unread, event__in=ENDS_IN_PLAY)
+            for round_id, event, payload in found.order_by("seq").values_list(
+                "round_id", "event", "payload"
+            ):
+                events.setdefault(round_id, []).append((event, payload))
+        return events
+
+    def devices_of(self, round_: Round) -> device_gates.DevicesNow:
+        """The round's table's devices and its generator's number, read when first asked."""
+        return device_gates.DevicesNow(
+            lambda: self.devices.get(round_.table_id, ({}, {})),
+            lambda: (
+                _posted(self.events.get(round_.pk, []))
+                if device_gates.may_have_number(round_)
+                else None
+            ),
+        )
+
+    def recorder(self, round_: Round) -> Callable[[], frozenset[str]]:
+        """Which of ENDS_IN_PLAY the round has recorded, read when first asked."""
+        return lambda: frozenset(event for event, _ in self.events.get(round_.pk, []))
 
 
 def _posted(events: Iterable[tuple[str, object]]) -> int | None:

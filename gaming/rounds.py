@@ -22,9 +22,10 @@ from casino.rules.text import PLAYER_NAME_MAX_LENGTH, shown_name
 from casino.services.errors import FloorInvalid, FloorRefused, permission_check
 from casino.services.tables import table_options_in_force, table_suspend_by_rule
 from devices import gates as device_gates
+from devices import rules as device_rules
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
-from games.rules.core import MalformedInput
+from games.rules.core import MalformedInput, cite
 from games.rules.core.engine import Engine
 from games.rules.core.money import amount_given
 from games.services import ledger
@@ -260,6 +261,11 @@ def generator_number_post(
         reasons = []
         if round_.game != "pai_gow":
             reasons.append(f"{round_} is not a Pai Gow round")
+        elif not device_rules.rng_uses(round_.options):
+            reasons.append(
+                f"the Rules Submission gives the starting position at {round_.table.number} to "
+                f"the Pai Gow shaker's dice ({cite('621a.6(a)(2)')}): no generator's number"
+            )
         elif round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
             reasons.append(f"{round_} is {round_.get_status_display().lower()}")
         elif not is_device(by) or by.kind != "pai_gow_rng":

@@ -141,25 +141,25 @@ def waiting_of(
 def round_waiting(
     round_: Round,
     devices: DevicesNow | None = None,
-    recorded: Collection[str] | None = None,
+    recorded: Callable[[], Collection[str]] | None = None,
 ) -> Waiting | None:
     """What the round waits on now, if a device: nothing read unless wagering has closed and
     its options give the step to a device; then its table's devices (`devices`, read here
-    unless given) and which of ENDS_IN_PLAY it has recorded (`recorded`, from its prefetched
-    events or a query unless given)."""
+    unless given) and which of ENDS_IN_PLAY it has recorded (`recorded()`, else from its
+    prefetched events or a query)."""
     if round_.status != Status.CLOSED:
         return None
     wait = rules.round_wait(round_.game, round_.options)
     if wait is None:
         return None
-    if recorded is None:
+    if recorded is not None:
+        events = recorded()
+    else:
         prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
         if prefetched is not None:
-            recorded = {event.event for event in prefetched}
+            events = {event.event for event in prefetched}
         else:
-            recorded = set(
-                round_.events.filter(event__in=wait.ends).values_list("event", flat=True)
-            )
+            events = set(round_.events.filter(event__in=wait.ends).values_list("event", flat=True))
     if devices is None:
         devices = devices_now(round_)
     table = round_.table
@@ -172,7 +172,7 @@ def round_waiting(
         options=round_.options,
         status=round_.status,
         closed_at=round_.closed_at,
-        ended=bool(wait.ends.intersection(recorded)),
+        ended=bool(wait.ends.intersection(events)),
         device_of=lambda kind: waited_device(devices, kind),
     )
 

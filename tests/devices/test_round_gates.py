@@ -214,6 +214,22 @@ def test_621a_10_a_a_no_roll_is_the_shakers_before_the_deal():
     play_out(round_)
 
 
+def test_621a_6_a_2_at_the_shakers_table_a_generator_posts_no_number():
+    """§ 621a.6(a): the Rules Submission gives PG-02's start to the Pai Gow shaker; a
+    generator registered there gives no round its number (so no deal or no roll there ever
+    waits on one)."""
+    table = open_table("pai_gow")
+    generator = generator_at(table)
+    round_ = opened(table)
+    place(round_, *PAI_GOW_WAGERS)
+    close(round_)
+    assert refused(generator_number_post, round_, 5, by=generator, now=LATER) == [
+        f"the Rules Submission gives the starting position at {table.number} to the Pai Gow "
+        f"shaker's dice ({code('621a.6(a)(2)')}): no generator's number"
+    ]
+    assert not round_.events.filter(event="rng_number").exists()
+
+
 # --- S6: a Sic Bo round's shaker, fixed as it opens -------------------------------------------
 
 
