@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 
+from casino.cache import newer_set
 from casino.models import Table
 from casino.rows import read_columns, row_insert, rows_made
 from games.models import Round, RoundEvent
@@ -450,28 +451,27 @@ SUPERSEDED_SECONDS = 60
 
 
 def _keep(states: dict[str, Now]) -> None:
+    """Write each state's entry (and its pickled state when it takes a new one) unless the
+    cache holds that round at a later seq already (casino.cache.newer_set): two commits'
+    writes landing out of order leave the later, so a read never goes back to an older
+    state than the cache has shown."""
     if len(_written) > WRITTEN_MAX:
         _written.clear()
-    entries: dict[str, Any] = {}
-    superseded = []
     for key, now in states.items():
+        pickled: dict[str, Any] = {}
+        superseded = None
         if now.base_seq is None or len(now.tail) > TAIL_MAX:
-            entries[_state_key(key, now.seq)] = state_dumps(now.state)
+            pickled[_state_key(key, now.seq)] = state_dumps(now.state)
             if now.base_seq is not None and now.base_seq != now.seq:
-                superseded.append(_state_key(key, now.base_seq))
+                superseded = _state_key(key, now.base_seq)
             now = replace(now, base_seq=now.seq, tail=())
-        entries[key] = {
-            "seq": now.seq,
-            "wagers": now.wagers,
-            "state_seq": now.base_seq,
-            "tail": now.tail,
-        }
+        entry = {"seq": now.seq, "wagers": now.wagers, "state_seq": now.base_seq, "tail": now.tail}
         _written[key] = replace(now, tail=())
-    try:
-        cache.set_many(entries, KEEP_SECONDS)
-        for old in superseded:
-            # Not kept a day beside the new one (each is the whole state): a reader that
-            # has just read an entry naming it still finds it for a while.
-            cache.touch(old, SUPERSEDED_SECONDS)
-    except Exception as error:  # the next request rebuilds it
-        log.warning("round state cache not written: %s", error)
+        try:
+            kept = newer_set(key, now.seq, entry, KEEP_SECONDS, kept_with=pickled)
+            if kept and superseded is not None:
+                # Not kept a day beside the new one (each is the whole state): a reader that
+                # has just read an entry naming it still finds it for a while.
+                cache.touch(superseded, SUPERSEDED_SECONDS)
+        except Exception as error:  # the next request rebuilds it
+            log.warning("round state cache not written: %s", error)
