@@ -272,6 +272,12 @@ def wait_alert_raise(round_id: int, now: datetime) -> Waiting | None:
         except Round.DoesNotExist:
             return None
         waiting = round_waiting(round_)
+        # A wait with no device to name does not arise: a round waits only where its options
+        # give the step to a device, a table whose Rules Submission gives it to the generator
+        # alone neither opens nor starts a round without it active (devices.rules `needs`,
+        # blocks_rounds), a Sic Bo round uses the automated shaker only while it is in use as
+        # it opens (devices.gates `round_shaker`), and a device is never deleted (its events
+        # protect it; the admin only reads it): retired, it is still the one named.
         if waiting is None or not waiting.alert(now) or waiting.device is None:
             return None
         try:
