@@ -73,18 +73,18 @@ class DevicesNow:
         self._devices, self._posted = devices, posted
 
     @cached_property
-    def _read(self) -> tuple[Found, Retired]:
+    def _rows(self) -> tuple[Found, Retired]:
         return self._devices()
 
     @property
     def found(self) -> Found:
         """The devices in service, by (kind, position)."""
-        return self._read[0]
+        return self._rows[0]
 
     @property
     def retired(self) -> Retired:
         """The last retired device of each kind (what a round waited on, if that is all)."""
-        return self._read[1]
+        return self._rows[1]
 
     @cached_property
     def posted(self) -> int | None:

@@ -3,24 +3,20 @@
 the table's catalog (docs/api.md). Values worked out by hand from the regulations.
 """
 
+import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from games.rules.registry import engine_get
 
-# The eight stacks of one set, from the dealer's right (tests/scenarios/pai_gow/
-# 621a_6_a_1_random_number_generator_starting_position.json).
-STACKS = [
-    ["1-1", "1-1", "5-6", "2-6"],
-    ["4-4", "4-4", "1-3", "1-3"],
-    ["5-5", "3-3", "5-6", "1-6"],
-    ["2-5", "2-4", "2-3", "1-2"],
-    ["4-6", "1-5", "2-2", "3-4"],
-    ["6-6", "6-6", "5-5", "4-6"],
-    ["3-3", "2-2", "1-4", "1-6"],
-    ["1-5", "3-6", "4-5", "3-5"],
-]
+# The eight stacks of one set, from the dealer's right: the regulation's example of a start
+# given by the generator (§ 621a.6(a)(1)), as its scenario file deals them.
+STACKS = json.loads(
+    (Path(__file__).parents[1] / "scenarios/pai_gow"
+     / "621a_6_a_1_random_number_generator_starting_position.json").read_text()
+)["scenario"]["steps"][2]["deal"]["stacks"]  # fmt: skip
 
 CRAPS = engine_get("craps")
 
