@@ -95,3 +95,48 @@ def window_give_back(key: str, seconds: int) -> None:
     count = backend.get(key)
     if count:
         backend.set(key, count - 1, timeout=seconds)
+
+
+# KEYS: the value's key, its seq's key, then any keys kept with it; ARGV: the seq, the
+# timeout, the value, then theirs. Written only when no later seq is stored.
+_NEWER_SET = """
+local stored = redis.call('GET', KEYS[2])
+if stored and tonumber(stored) > tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[2])
+for i = 3, #KEYS do
+  redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[2])
+end
+return 1
+"""
+
+
+def seq_key(key: str) -> str:
+    """Where `newer_set` keeps the seq a value was written at."""
+    return f"{key}:seq"
+
+
+def newer_set(
+    key: str, seq: int, value: Any, timeout: int, kept_with: dict[str, Any] | None = None
+) -> bool:
+    """Set `key` to `value`, written at `seq`, unless the cache holds it at a later seq
+    already: of two writers landing out of order the later seq stays, whichever comes last.
+    `kept_with`: more values written with it (and only with it), under the same timeout.
+    True if written. On Redis one atomic trip (a script comparing the seq kept beside it);
+    elsewhere get, compare and set, which a single machine's file cache can afford (two
+    writers racing between the get and the set may still leave the older).
+
+    Raises what the backend raises (the caller decides what a cache outage means)."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    others = dict(kept_with or {})
+    if isinstance(backend, RedisCache):
+        dumps = backend._cache._serializer.dumps
+        keys = [backend.make_and_validate_key(name) for name in (key, seq_key(key), *others)]
+        values = [dumps(value), *(dumps(v) for v in others.values())]
+        script = backend._cache.get_client(write=True).register_script(_NEWER_SET)
+        return bool(script(keys=keys, args=[seq, timeout, *values]))
+    stored = backend.get(seq_key(key))
+    if stored is not None and stored > seq:
+        return False
+    backend.set_many({key: value, seq_key(key): seq, **others}, timeout)
+    return True

@@ -409,7 +409,6 @@ def _device_wait(
         table_number=table["number"],
         game=table["game"],
         options=current["options"],
-        automated_shaker=table["automated_shaker"],
         status=current["status"],
         closed_at=current["closed_at"],
         ended=current["wait_ended"],

@@ -5,7 +5,7 @@ a round waits for from one and the ways out when it does not come (WAITS).
 Pure Python, like games/rules: the services read it, nothing here touches the database.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -165,9 +165,26 @@ def needs(
     return ()
 
 
+# The options that put a device in charge of a round's step: (the engine's option, its value).
+RNG_START = ("starting_position", "rng")  # Pai Gow, § 621a.6(a)(1)
+AUTOMATED_SHAKER = ("shaker", "automated")  # Sic Bo, § 625a.5(b)(2): fixed as the round opens
+
+
+def option_is(options: Mapping[str, object], option: tuple[str, object]) -> bool:
+    """Whether the options say `option` (a (name, value) pair such as RNG_START)."""
+    name, value = option
+    return options.get(name) == value
+
+
 def rng_uses(options: Mapping[str, object]) -> bool:
     """Pai Gow: the Rules Submission has the generator give the starting position."""
-    return options.get("starting_position") == "rng"
+    return option_is(options, RNG_START)
+
+
+def uses_automated_shaker(options: Mapping[str, object]) -> bool:
+    """Sic Bo: the round's dice are the automated shaker's (its options say so as it opens,
+    devices/gates.py `round_shaker`)."""
+    return option_is(options, AUTOMATED_SHAKER)
 
 
 def rng_only(options: Mapping[str, object]) -> bool:
@@ -196,13 +213,13 @@ class WayOut:
 
 @dataclass(frozen=True)
 class Wait:
-    """Once "no more bets" is called, a round at a table of `game` for which `applies`
-    (options in force, the table's automated shaker) waits for its device of `kind` to
-    report `report` (the report's field, devices/views.py): the `step` that `cite` gives
-    the device, until one of the events `ends` is recorded. While the device's status is
-    one of `dealer_when` (or none is in service), and the Rules Submission has the option
-    `dealer_option` if one is named, the dealer takes the step instead (devices/gates.py
-    says the same): the round then waits on the dealer, not the device."""
+    """Once "no more bets" is called, a round at a table of `game` whose options say `when`
+    (an (option, value) pair, read in Python and in SQL alike) waits for its device of
+    `kind` to report `report` (the report's field, devices/views.py): the `step` that
+    `cite` gives the device, until one of the events `ends` is recorded. While the device's
+    status is one of `dealer_when` (or none is in service), and the Rules Submission has the
+    option `dealer_option` if one is named, the dealer takes the step instead (`dealer_step`,
+    which devices/gates.py asks too): the round then waits on the dealer, not the device."""
 
     game: str
     kind: str
@@ -210,7 +227,7 @@ class Wait:
     step: str
     cite: str
     ends: frozenset[str]
-    applies: Callable[[Mapping[str, object], bool], bool]
+    when: tuple[str, object]
     ways_out: tuple[WayOut, ...]
     dealer_when: frozenset[str] = frozenset()
     dealer_option: str = ""
@@ -220,12 +237,16 @@ class Wait:
         """The device's kind in words."""
         return KINDS[self.kind].label
 
+    def applies(self, options: Mapping[str, object]) -> bool:
+        """Whether a round with these options waits on the device after "no more bets"."""
+        return option_is(options, self.when)
+
 
 # One entry a device that gives a round its next step (docs/regulations.md, Devices).
 # Power Odds (§ 623b.5(c)) is not here: a Craps throw does not wait for the generator's
 # selection (thrown without one, it pays the posted odds), so no round waits on it. A
 # round that did would be one more entry: Wait("craps", "power_odds_rng", SELECTION, ...,
-# ends=frozenset({"power_odds", "throw"}), applies=its option, with its ways out).
+# ends=frozenset({"power_odds", "throw"}), when=its option, with its ways out).
 WAITS: Mapping[str, Wait] = MappingProxyType(
     {
         wait.kind: wait
@@ -237,7 +258,7 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                 "the starting number",
                 cite("621a.6(a)(1)"),
                 frozenset({"rng_number", "deal"}),
-                lambda options, _: rng_uses(options),
+                RNG_START,
                 (
                     WayOut(
                         VOID,
@@ -265,7 +286,7 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                 "the dice",
                 cite("625a.5(c)"),
                 flow.ENDS_ROUND["sic_bo"],
-                lambda _, automated_shaker: automated_shaker,
+                AUTOMATED_SHAKER,
                 (
                     WayOut(
                         VOID,
@@ -294,12 +315,20 @@ WAIT_KINDS = tuple(WAITS)  # the kinds a round may wait on
 WAIT_REPORTS = tuple(sorted({wait.report for wait in WAITS.values()}))
 
 
-def round_wait(game: str, options: Mapping[str, object], *, automated_shaker: bool) -> Wait | None:
-    """What a round at such a table waits for from a device after "no more bets", if any."""
-    return next(
-        (w for w in WAITS.values() if w.game == game and w.applies(options, automated_shaker)),
-        None,
-    )
+def round_wait(game: str, options: Mapping[str, object]) -> Wait | None:
+    """What a round of `game` with these options waits for from a device after "no more
+    bets", if any."""
+    return next((w for w in WAITS.values() if w.game == game and w.applies(options)), None)
+
+
+def dealer_step(wait: Wait, options: Mapping[str, object], device_status: str | None) -> bool:
+    """Whether the rules hand the device's step to the dealer now (`device_status`: None
+    when none is in service): the device is in one of `dealer_when`, and the Rules
+    Submission has `dealer_option` if the wait names one (§ 621a.6(a)(2): the shaker while
+    the generator is down; § 625a.7(d): the manual shaker once the automated one is out of
+    order). The one answer the waits and the gates read."""
+    allowed = not wait.dealer_option or bool(options.get(wait.dealer_option))
+    return allowed and (device_status or RETIRED) in wait.dealer_when
 
 
 def still_waiting(
@@ -308,10 +337,7 @@ def still_waiting(
     """Whether the round still waits on the device (`device_status`: None when none is in
     service): none of the wait's `ends` recorded (`ended`), and the step not the dealer's
     (then only the device, or a way out, moves the round)."""
-    if ended:
-        return False
-    allowed = not wait.dealer_option or bool(options.get(wait.dealer_option))
-    return not (allowed and (device_status or RETIRED) in wait.dealer_when)
+    return not ended and not dealer_step(wait, options, device_status)
 
 
 def ways_out(wait: Wait, options: Mapping[str, object]) -> tuple[WayOut, ...]:

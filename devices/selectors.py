@@ -1,6 +1,6 @@
 """Reads of the device registry that the admin, the API and the floor page share."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -54,25 +54,21 @@ def seen_of(devices: Iterable[tuple[int, str, datetime | None]]) -> dict[int, Se
     return found
 
 
-EXTRA_ROLL_KINDS = ("extra_roll_device", "extra_roll_lockout")
-
-
-def extra_roll_devices(table_ids: Iterable[int]) -> dict[int, dict[str, object]]:
-    """The Extra Roll devices of these tables (§ 675a.1(c)), each table's in one mapping:
-    the wagering device at each betting position and the lock-out control, with their
-    status; a table with none is absent. One query for them all."""
-    found: dict[int, dict[str, object]] = {}
-    rows = (
-        Device.objects.filter(table_id__in=list(table_ids), kind__in=EXTRA_ROLL_KINDS)
-        .exclude(status=Device.Status.RETIRED)
-        .order_by("table_id", "position")
-        .values("table_id", "kind", "position", "serial_number", "status")
+def extra_roll_view(found: Mapping[tuple[str, int | None], Device]) -> dict[str, object]:
+    """A table's Extra Roll devices (§ 675a.1(c)) as a round's state shows them, from its
+    devices in service (devices.gates.tables_devices): the wagering device at each betting
+    position, in order, and the lock-out control, with their status."""
+    lockout = found.get(("extra_roll_lockout", None))
+    positions = sorted(
+        (d for (kind, _), d in found.items() if kind == "extra_roll_device"),
+        key=lambda d: d.position or 0,
     )
-    for row in rows:
-        devices = found.setdefault(row["table_id"], {"extra_roll": [], "lock_out": None})
-        device = {"serial": row["serial_number"], "status": row["status"]}
-        if row["kind"] == "extra_roll_lockout":
-            devices["lock_out"] = device
-        else:
-            devices["extra_roll"].append({"position": row["position"], **device})  # type: ignore[attr-defined]
-    return found
+    return {
+        "extra_roll": [
+            {"position": d.position, "serial": d.serial_number, "status": d.status}
+            for d in positions
+        ],
+        "lock_out": None
+        if lockout is None
+        else {"serial": lockout.serial_number, "status": lockout.status},
+    }

@@ -39,7 +39,7 @@ from games.services.round_state import round_locked_at
 from games.state_schema import NextField, StateField
 from gaming import rounds
 from gaming.round_views import round_view, rounds_view
-from gaming.waits import round_waiting, waiting_data
+from gaming.waits import waiting_data
 
 INTEGRATOR = RoundEvent.Source.INTEGRATOR
 
@@ -102,8 +102,8 @@ class RoundSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(DeviceWaitSerializer(allow_null=True))
     def get_device_wait(self, round_: Round) -> dict | None:
-        """Read only once wagering has closed: no query for an open or decided round."""
-        waiting = round_waiting(round_)
+        """Read with the round's `state` and `next` (a page's together, `views_attach`)."""
+        waiting = table_view(round_)["device_wait"]
         if waiting is None:
             return None
         return DeviceWaitSerializer(waiting_data(waiting, timezone.now())).data

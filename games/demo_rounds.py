@@ -15,6 +15,7 @@ from typing import Any
 
 from casino.services.errors import FloorRefused
 from devices.gates import device_of
+from devices.rules import uses_automated_shaker
 from games.models import Round, SettlementRequest, Wager
 from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
@@ -151,9 +152,8 @@ def _dice(rng: random.Random, count: int) -> list[int]:
 
 
 def _throw_sic_bo(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
-    shaker = device_of(round_.table, "automated_shaker")
-    if shaker is not None and shaker.status != shaker.Status.OUT_OF_ORDER:
-        by = shaker  # the automated shaker's own dice (§ 625a.7(d))
+    if uses_automated_shaker(round_.options):  # the round's shaker, fixed as it opened
+        by = device_of(round_.table, "automated_shaker")  # its own dice (§ 625a.5(b)(2))
     result_enter(round_, "throw", _dice(rng, 3), by=by, now=now)
 
 

@@ -61,6 +61,17 @@ NO_ROLL_RETHROW: MappingProxyType[str, str] = MappingProxyType(
     }
 )
 
+# A "no roll" that re-throws the dice of a result still to come: taken only while the engine
+# takes that result. Pai Gow's is called on the shaker's dice before the tiles are dealt
+# (§ 621a.10(a), (b): the dice that give the starting position, § 621a.6(a)(2)).
+NO_ROLL_BEFORE: MappingProxyType[str, str] = MappingProxyType({"pai_gow": "deal"})
+NO_ROLL_TOO_LATE: MappingProxyType[str, str] = MappingProxyType(
+    {
+        "pai_gow": 'the tiles are dealt: a "no roll" is called on the Pai Gow shaker before '
+        f"the deal ({cite('621a.10(a)')}, (b))"
+    }
+)
+
 # The voids that return every wager of the round, each the engine event that says so.
 VOIDS: MappingProxyType[str, MappingProxyType[str, tuple[str, object]]] = MappingProxyType(
     {

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from games.models import Resolution, Round
-from games.replay import play, rules_hash
+from games.replay import play, round_begun, rules_hash
 from games.rules.registry import engine_get
 from games.services.round_state import state_after_replayed
 
@@ -47,7 +47,7 @@ def round_recall(round_: Round) -> Recall:
     if round_.previous_id is None:
         state = engine.new_state(options)
     else:
-        state = state_after_replayed(round_.previous)
+        state = round_begun(engine, options, state_after_replayed(round_.previous))
         earlier = _chain_length(round_) - 1
     events = [(e.seq, e.event, e.payload) for e in round_.events.order_by("seq")]
     _, played = play(engine, options, state, events)

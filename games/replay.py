@@ -66,6 +66,13 @@ def play(
     return state, played
 
 
+def round_begun(engine: Engine, options: Any, state: Any) -> Any:
+    """The state the floor's next round starts in, after a round that left `state`: the
+    engine's `round_begin` where it has one (the Engine protocol), else `state` itself."""
+    begin = getattr(engine, "round_begin", None)
+    return state if begin is None else begin(options, state)
+
+
 # --- the state cache -----------------------------------------------------------------------
 
 

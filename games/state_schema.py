@@ -137,10 +137,13 @@ class SicBoStateSerializer(_S.Serializer):
 
     game = _game("sic_bo")
     thrown = _S.BooleanField(
-        help_text="The dice have been thrown and their winning combinations lit "
-        "(§ 625a.5(d)): until the next wagers are placed."
+        help_text="The round's own dice have been thrown and their winning combinations lit "
+        "(§ 625a.5(d)): false in a round until its throw (the last round's were cleared once "
+        "its wagers were settled, § 625a.5(f)); a settled round keeps its throw."
     )
-    dice = _S.ListField(child=_S.IntegerField(), allow_null=True, help_text="The three dice.")
+    dice = _S.ListField(
+        child=_S.IntegerField(), allow_null=True, help_text="The three dice of that throw."
+    )
     shaker = _S.ChoiceField(choices=SIC_BO_SHAKERS)
     wagers = SicBoWagerSerializer(many=True)
 
@@ -345,11 +348,13 @@ class NextSerializer(_S.Serializer):
     )
     wagers = _S.ListField(
         child=_S.ChoiceField(choices=WAGER_KINDS),
-        help_text="The wager kinds the engine takes now (each of them from some player).",
+        help_text="The wager kinds taken now, each from some player: the engine's check "
+        "and the devices' (an Extra Roll needs a working wagering device and lock-out "
+        "control, § 675a.1(c)).",
     )
     voids = _S.ListField(
         child=_S.ChoiceField(choices=VOID_SECTIONS),
-        help_text="The sections POST void/ takes now.",
+        help_text="The sections POST void/ takes now (the engine's check and the devices').",
     )
 
 

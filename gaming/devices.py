@@ -2,8 +2,8 @@
 regulations say happens then. Only the Sic Bo devices act at once; the others are refused
 at the moment of the action they would serve (devices/gates.py):
 
-- an automated Sic Bo shaker: the round in progress is void and its wagers returned
-  (§ 625a.7(c));
+- an automated Sic Bo shaker: the round in progress that uses it is void and its wagers
+  returned (§ 625a.7(c)); one opened with the manual shaker plays on (§ 625a.5(b));
 - the Sic Bo illumination device: the round in progress is settled as § 625a.7(b) says
   and the table suspended once its result is in (gaming.rounds.result_enter); with no
   round in progress the table is suspended now, until the device is fixed.
@@ -20,6 +20,7 @@ from casino.models import Table
 from casino.services.tables import table_suspend_by_rule
 from devices import services, watch
 from devices.models import Device, DeviceEvent
+from devices.rules import uses_automated_shaker
 from devices.services import event_record
 from games.models import Round, RoundEvent
 from games.rules.core import cite
@@ -35,7 +36,10 @@ def device_down(device: Device, now: datetime) -> None:
     table = device.table
     current = table.rounds.filter(status__in=Round.IN_PROGRESS).order_by("-number").first()
     if device.kind == "automated_shaker" and current is not None:
-        if current.status in (Round.Status.OPEN, Round.Status.CLOSED):
+        # Only a round that uses it: one opened with the manual shaker keeps it (§ 625a.5(b)).
+        if current.status in (Round.Status.OPEN, Round.Status.CLOSED) and uses_automated_shaker(
+            current.options
+        ):
             round_void(current, "625a.7(c)", by=device, now=now, source=RoundEvent.Source.DEVICE)
             _record(device, Event.ROUND_VOIDED, now, current, "every wager returned", SHAKER_VOIDS)
     elif device.kind == "illumination_device":

@@ -22,9 +22,11 @@ from casino.rules.text import PLAYER_NAME_MAX_LENGTH, shown_name
 from casino.services.errors import FloorInvalid, FloorRefused, permission_check
 from casino.services.tables import table_options_in_force, table_suspend_by_rule
 from devices import gates as device_gates
+from devices import rules as device_rules
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest, Wager
-from games.rules.core import MalformedInput
+from games.rules.core import MalformedInput, cite
+from games.rules.core.engine import Engine
 from games.rules.core.money import amount_given
 from games.services import ledger
 from games.services.outbox import requests_send
@@ -61,6 +63,9 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
                 [f"{current} is {current.get_status_display().lower()}"],
             )
         submission, options = table_options_in_force(table, now)
+        if table.game == "sic_bo":
+            # § 625a.5(b): the round's shaker is fixed as it opens (the waits and gates read it).
+            options = device_gates.round_shaker(table, options)
         last = table.rounds.order_by("-number").first()
         # The game carries on from the last round unless the table has closed since.
         carries = last is not None and flow.game_carries(table.closed_at, last.opened_at)
@@ -264,6 +269,11 @@ def generator_number_post(
         reasons = []
         if round_.game != "pai_gow":
             reasons.append(f"{round_} is not a Pai Gow round")
+        elif not device_rules.rng_uses(round_.options):
+            reasons.append(
+                f"the Rules Submission gives the starting position at {round_.table.number} to "
+                f"the Pai Gow shaker's dice ({cite('621a.6(a)(2)')}): no generator's number"
+            )
         elif round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
             reasons.append(f"{round_} is {round_.get_status_display().lower()}")
         elif not is_device(by) or by.kind != "pai_gow_rng":
@@ -308,10 +318,31 @@ def no_roll(round_: Round, *, by: Any, now: datetime, source: str = Source.DEALE
         round_ = round_locked(round_)
         if round_.status not in (Round.Status.OPEN, Round.Status.CLOSED):
             raise FloorRefused(action, [f"{round_} is {round_.get_status_display().lower()}"])
+        current = round_now(round_)
+        refusals = no_roll_refusals(round_, current.engine, current.options, current.state)
+        if refusals:
+            raise FloorRefused(action, refusals)
         if round_.status == Round.Status.OPEN:
             wagering_close(round_, by=by, now=now, source=source)
         event_append(round_, "no_roll", True, by, now, source, flow.NO_ROLL_RETHROW[round_.game])
         return round_
+
+
+def no_roll_refusals(
+    round_: Round,
+    engine: Engine,
+    options: Any,
+    state: Any,
+    devices: device_gates.DevicesNow | None = None,
+) -> list[str]:
+    """Why a "no roll" that only has the dice thrown again is refused now (the engine's
+    options and state: where the round stands): it comes before the result it re-throws,
+    while the engine still takes that (flow.NO_ROLL_BEFORE: a Pai Gow deal, § 621a.10(a),
+    (b)), and from dice the devices leave to the dealer (devices.gates.no_roll_refusals)."""
+    before = flow.NO_ROLL_BEFORE.get(round_.game)
+    if before is not None and before not in engine.events_now(options, state):
+        return [flow.NO_ROLL_TOO_LATE[round_.game]]
+    return device_gates.no_roll_refusals(round_, devices)
 
 
 def round_void(

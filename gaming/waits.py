@@ -15,16 +15,17 @@ the registry's (a device out of order, gaming/devices.py).
 """
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, OuterRef, When
+from django.db.models import Exists, OuterRef, Q
 
 from devices import rules
+from devices.gates import DevicesNow, devices_now
 from devices.models import Device, DeviceEvent
 from games import flow
 from games.models import Round, RoundEvent
@@ -107,19 +108,18 @@ def waiting_of(
     table_number: str,
     game: str,
     options: Mapping[str, object],
-    automated_shaker: bool,
     status: str,
     closed_at: datetime | None,
     ended: bool,
     device_of: Callable[[str], WaitedDevice | None],
 ) -> Waiting | None:
     """The round's wait on a device, from its values (the floor snapshot's and the round's):
-    None unless wagering has closed, its table has a device for the next step, and neither
+    None unless wagering has closed, its options give the next step to a device, and neither
     that step (`ended`: one of the wait's events recorded) nor the dealer has taken it.
     `device_of(kind)`: the table's device of that kind."""
     if status != Status.CLOSED or closed_at is None:
         return None
-    wait = rules.round_wait(game, options, automated_shaker=automated_shaker)
+    wait = rules.round_wait(game, options)
     if wait is None:
         return None
     device = device_of(wait.kind)
@@ -138,20 +138,31 @@ def waiting_of(
     )
 
 
-def round_waiting(round_: Round) -> Waiting | None:
-    """What the round waits on now, if a device (its table, its events since "no more bets"
-    and the device read; nothing read unless wagering has closed)."""
+def round_waiting(
+    round_: Round,
+    devices: DevicesNow | None = None,
+    recorded: Callable[[], Collection[str]] | None = None,
+) -> Waiting | None:
+    """What the round waits on now, if a device: nothing read unless wagering has closed and
+    its options give the step to a device; then its table's devices (`devices`, read here
+    unless given) and which of ENDS_IN_PLAY it has recorded (`recorded()`, else from its
+    prefetched events or a query)."""
     if round_.status != Status.CLOSED:
         return None
-    table = round_.table
-    wait = rules.round_wait(round_.game, round_.options, automated_shaker=table.automated_shaker)
+    wait = rules.round_wait(round_.game, round_.options)
     if wait is None:
         return None
-    prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
-    if prefetched is not None:
-        ended = any(event.event in wait.ends for event in prefetched)
+    if recorded is not None:
+        events = recorded()
     else:
-        ended = round_.events.filter(event__in=wait.ends).exists()
+        prefetched = getattr(round_, "_prefetched_objects_cache", {}).get("events")
+        if prefetched is not None:
+            events = {event.event for event in prefetched}
+        else:
+            events = set(round_.events.filter(event__in=wait.ends).values_list("event", flat=True))
+    if devices is None:
+        devices = devices_now(round_)
+    table = round_.table
     return waiting_of(
         round_id=round_.pk,
         round_number=round_.number,
@@ -159,31 +170,25 @@ def round_waiting(round_: Round) -> Waiting | None:
         table_number=table.number,
         game=round_.game,
         options=round_.options,
-        automated_shaker=table.automated_shaker,
         status=round_.status,
         closed_at=round_.closed_at,
-        ended=ended,
-        device_of=lambda kind: waited_device(table.pk, kind),
+        ended=bool(wait.ends.intersection(events)),
+        device_of=lambda kind: waited_device(devices, kind),
     )
 
 
-def waited_device(table_id: int, kind: str) -> WaitedDevice | None:
+def waited_device(devices: DevicesNow, kind: str) -> WaitedDevice | None:
     """The table's device of `kind` in service, else its last one retired (what the round
     waited on), else None."""
-    found = (
-        Device.objects.filter(table_id=table_id, kind=kind)
-        .order_by(Case(When(status=Device.Status.RETIRED, then=1), default=0), "-pk")
-        .values_list("pk", "serial_number", "status")
-        .first()
-    )
-    return None if found is None else WaitedDevice(*found)
+    found = devices.of(kind) or devices.retired.get(kind)
+    return None if found is None else WaitedDevice(found.pk, found.serial_number, found.status)
 
 
 # The events that end a wait but leave the round "no more bets" (the generator's number,
 # the deal): the others end the round too, and its status says so. Event names are each
 # game's own, so one list serves every game.
-_ENDS_IN_PLAY = sorted(
-    set().union(*(wait.ends - flow.ENDS_ROUND[wait.game] for wait in rules.WAITS.values()))
+ENDS_IN_PLAY = tuple(
+    sorted(set().union(*(wait.ends - flow.ENDS_ROUND[wait.game] for wait in rules.WAITS.values())))
 )
 
 
@@ -191,8 +196,34 @@ _ENDS_IN_PLAY = sorted(
 def ended_annotation() -> Exists:
     """Whether an event that ends its wait while the round stays "no more bets" is recorded,
     as an expression on a round: the floor snapshot reads it with the rounds in progress, in
-    no query of its own. Built once a process (a query resolves a copy of it)."""
-    return Exists(RoundEvent.objects.filter(round=OuterRef("pk"), event__in=_ENDS_IN_PLAY))
+    no query of its own, and beat's check filters on it. Built once a process (a query
+    resolves a copy of it)."""
+    return Exists(RoundEvent.objects.filter(round=OuterRef("pk"), event__in=ENDS_IN_PLAY))
+
+
+def waits_q(before: datetime) -> Q:
+    """The rounds that wait on a device since "no more bets" at `before` or earlier, in SQL:
+    wagering closed by then, options that give the step to a device (each wait's `when`),
+    none of ENDS_IN_PLAY recorded, and the device not one whose step the rules hand to the
+    dealer (`rules.dealer_step`, asked of the table's device in service). What
+    `round_waiting` decides for one round, for beat to find the few worth a lock."""
+    applies = Q()
+    for wait in rules.WAITS.values():
+        name, value = wait.when
+        device = Exists(
+            Device.objects.filter(
+                table=OuterRef("table"),
+                kind=wait.kind,
+                status__in=[s for s in rules.STATUSES if s not in wait.dealer_when],
+            )
+        )
+        # The dealer's step needs a device in dealer_when (or none in service: retired) and,
+        # where the wait names one, the Rules Submission's option.
+        device_holds = device
+        if wait.dealer_option:
+            device_holds = device | ~Q(**{f"options__{wait.dealer_option}": True})
+        applies |= Q(game=wait.game, **{f"options__{name}": value}) & device_holds
+    return Q(status=Status.CLOSED, closed_at__lte=before) & applies & ~Q(ended_annotation())
 
 
 def waiting_data(waiting: Waiting, now: datetime) -> dict[str, Any]:
@@ -241,6 +272,12 @@ def wait_alert_raise(round_id: int, now: datetime) -> Waiting | None:
         except Round.DoesNotExist:
             return None
         waiting = round_waiting(round_)
+        # A wait with no device to name does not arise: a round waits only where its options
+        # give the step to a device, a table whose Rules Submission gives it to the generator
+        # alone neither opens nor starts a round without it active (devices.rules `needs`,
+        # blocks_rounds), a Sic Bo round uses the automated shaker only while it is in use as
+        # it opens (devices.gates `round_shaker`), and a device is never deleted (its events
+        # protect it; the admin only reads it): retired, it is still the one named.
         if waiting is None or not waiting.alert(now) or waiting.device is None:
             return None
         try:
@@ -263,15 +300,11 @@ def wait_alert_raise(round_id: int, now: datetime) -> Waiting | None:
 
 def device_waits_check(now: datetime) -> list[int]:
     """Beat's look for rounds waiting on a device past CASINO_DEVICE_WAIT_SECONDS since "no
-    more bets" with no alert yet: each raised once (`wait_alert_raise`). The rounds raised."""
-    games = {wait.game for wait in rules.WAITS.values()}
+    more bets" with no alert yet: found in SQL (`waits_q`), so only those are locked, each
+    raised once (`wait_alert_raise`, which decides again under the lock). The rounds raised."""
     alerted = DeviceEvent.objects.filter(round=OuterRef("pk"), kind=DeviceEvent.Kind.ROUND_WAITING)
     due = (
-        Round.objects.filter(
-            status=Status.CLOSED,
-            game__in=sorted(games),
-            closed_at__lte=now - timedelta(seconds=wait_seconds()),
-        )
+        Round.objects.filter(waits_q(now - timedelta(seconds=wait_seconds())))
         .exclude(Exists(alerted))
         .order_by("closed_at")
         .values_list("pk", flat=True)

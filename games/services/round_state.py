@@ -24,10 +24,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 
+from casino.cache import newer_set
 from casino.models import Table
 from casino.rows import read_columns, row_insert, rows_made
 from games.models import Round, RoundEvent
-from games.replay import Played, play, rules_hash, state_dumps, state_loads
+from games.replay import Played, play, round_begun, rules_hash, state_dumps, state_loads
 from games.rules.core.engine import Engine
 from games.rules.registry import engine_get
 
@@ -63,11 +64,13 @@ def in_play(round_: Round, *, events: list[RoundEvent] | None = None) -> InPlay:
 
 
 def state_in(round_: Round) -> Any:
-    """The engine state the round started in: the previous round's, or a fresh table's."""
-    if round_.previous is not None:
-        return state_after(round_.previous)
+    """The engine state the round started in: the previous round's as the next round finds
+    it (`round_begun`), or a fresh table's."""
     engine = engine_get(round_.game)
-    return engine.new_state(engine.parse_options(round_.options))
+    options = engine.parse_options(round_.options)
+    if round_.previous is not None:
+        return round_begun(engine, options, state_after(round_.previous))
+    return engine.new_state(options)
 
 
 def state_after(round_: Round) -> Any:
@@ -90,8 +93,7 @@ def state_after_replayed(round_: Round) -> Any:
     for member in reversed(chain):
         engine = engine_get(member.game)
         options = engine.parse_options(member.options)
-        if state is None:
-            state = engine.new_state(options)
+        state = engine.new_state(options) if state is None else round_begun(engine, options, state)
         events = member.events.order_by("seq")
         state, _ = play(engine, options, state, _triples(events))
     return state
@@ -449,28 +451,27 @@ SUPERSEDED_SECONDS = 60
 
 
 def _keep(states: dict[str, Now]) -> None:
+    """Write each state's entry (and its pickled state when it takes a new one) unless the
+    cache holds that round at a later seq already (casino.cache.newer_set): two commits'
+    writes landing out of order leave the later, so a read never goes back to an older
+    state than the cache has shown."""
     if len(_written) > WRITTEN_MAX:
         _written.clear()
-    entries: dict[str, Any] = {}
-    superseded = []
     for key, now in states.items():
+        pickled: dict[str, Any] = {}
+        superseded = None
         if now.base_seq is None or len(now.tail) > TAIL_MAX:
-            entries[_state_key(key, now.seq)] = state_dumps(now.state)
+            pickled[_state_key(key, now.seq)] = state_dumps(now.state)
             if now.base_seq is not None and now.base_seq != now.seq:
-                superseded.append(_state_key(key, now.base_seq))
+                superseded = _state_key(key, now.base_seq)
             now = replace(now, base_seq=now.seq, tail=())
-        entries[key] = {
-            "seq": now.seq,
-            "wagers": now.wagers,
-            "state_seq": now.base_seq,
-            "tail": now.tail,
-        }
+        entry = {"seq": now.seq, "wagers": now.wagers, "state_seq": now.base_seq, "tail": now.tail}
         _written[key] = replace(now, tail=())
-    try:
-        cache.set_many(entries, KEEP_SECONDS)
-        for old in superseded:
-            # Not kept a day beside the new one (each is the whole state): a reader that
-            # has just read an entry naming it still finds it for a while.
-            cache.touch(old, SUPERSEDED_SECONDS)
-    except Exception as error:  # the next request rebuilds it
-        log.warning("round state cache not written: %s", error)
+        try:
+            kept = newer_set(key, now.seq, entry, KEEP_SECONDS, kept_with=pickled)
+            if kept and superseded is not None:
+                # Not kept a day beside the new one (each is the whole state): a reader that
+                # has just read an entry naming it still finds it for a while.
+                cache.touch(superseded, SUPERSEDED_SECONDS)
+        except Exception as error:  # the next request rebuilds it
+            log.warning("round state cache not written: %s", error)

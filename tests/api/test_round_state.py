@@ -16,8 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from casino.services.api_tokens import token_issue
+from devices.models import Device
 from games.models import Round
 from games.rules.registry import engine_get
+from gaming.devices import fault_report
 from tests.api.conftest import API, bearer, integrator_user, operations_user
 from tests.api.openapi_check import component_errors, component_fields
 from tests.api.test_round_events import Play, ann, craps_table
@@ -194,3 +196,96 @@ def test_every_games_view_is_its_shape_in_the_schema(game: str, steps: list) -> 
             view["devices"] = {"extra_roll": [], "lock_out": None}  # gaming adds them
         assert component_errors("TableState", view) == [], view
         assert component_errors("TableSummary", engine.state_summary(options, state)) == []
+
+
+def table_play(game: str, **kwargs: Any) -> Play:
+    """A compliant, open table of `game` a minute before the wall clock, with an integrator's
+    token for its holder."""
+    now = timezone.now().replace(microsecond=0) - timedelta(minutes=1)
+    floor = compliant_table(game, now=now, open_table=True, **kwargs)
+    _, key = token_issue(
+        user=integrator_user(), holder=floor.holder, name=game, by=operations_user(), now=now
+    )
+    return Play(floor.table, bearer(key))
+
+
+def sic_bo_state(play: Play, round_id: int) -> tuple[bool, list[int] | None]:
+    state = state_check(play.client.get(f"{API}/rounds/{round_id}/").json())
+    return state["thrown"], state["dice"]
+
+
+def test_625a_5_f_a_sic_bo_round_shows_only_its_own_throw():
+    """58 Pa. Code § 625a.5(d), (f): the throw's winning combinations are lit until every
+    wager is settled, then cleared: that is the end of the round. So a settled round shows
+    its dice; the next round, open or after "no more bets", shows none until its own throw,
+    and so does the floor's summary of it; with no round in progress the floor shows the
+    last round's dice."""
+    play = table_play("sic_bo")
+    first = play.round_open()
+    play.wagers(first, ann("small", "10"))
+    play.throw(first, [1, 2, 3])
+    assert sic_bo_state(play, first) == (True, [1, 2, 3])
+
+    second = play.post("rounds/", {"table": play.table.pk}, status=201)
+    assert (second["state"]["thrown"], second["state"]["dice"]) == (False, None)
+    floor = play.client.get(f"{API}/floor/").json()
+    (table,) = [t for t in floor["tables"] if t["id"] == play.table.pk]
+    assert table["state"] == {"game": "sic_bo", "thrown": False, "dice": None}
+    play.post(f"rounds/{second['id']}/no-more-bets/")
+    assert sic_bo_state(play, second["id"]) == (False, None)
+    assert sic_bo_state(play, first) == (True, [1, 2, 3])  # its own throw, always
+    play.post(f"rounds/{second['id']}/result/", {"event": "throw", "payload": [4, 4, 4]})
+    assert settled(second["id"]) is None
+    assert sic_bo_state(play, second["id"]) == (True, [4, 4, 4])
+    floor = play.client.get(f"{API}/floor/").json()
+    (table,) = [t for t in floor["tables"] if t["id"] == play.table.pk]
+    assert table["state"] == {"game": "sic_bo", "thrown": True, "dice": [4, 4, 4]}
+
+
+def test_675a_1_c_next_leaves_out_the_extra_roll_the_devices_refuse():
+    """58 Pa. Code § 675a.1(c)(2): with the Extra Roll lock-out control down, `next.wagers`
+    has no `extra_roll`, and a purchase is refused; the other kinds are still offered."""
+    play = table_play("high_roll_dice")
+    lockout = Device.objects.get(table=play.table, kind="extra_roll_lockout")
+    fault_report(lockout, "relay stuck", now=timezone.now())
+    opened = play.post("rounds/", {"table": play.table.pk}, status=201)
+    assert "extra_roll" not in opened["next"]["wagers"] and "pip:1" in opened["next"]["wagers"]
+    play.wagers(opened["id"], ann("pip:5", "10", position=1), ann("like_kind:4", "10", position=1))
+    refused = play.post(
+        f"rounds/{opened['id']}/wagers/",
+        {"wagers": [ann("extra_roll", "10", position=1)]},
+        status=422,
+    )
+    assert "lock-out control" in refused["reasons"][0]
+
+
+def test_a_page_of_rounds_waiting_on_devices_costs_the_same_queries_as_one():
+    """A page's `device_wait`, `next` and `state` are read for the page at once: its
+    tables' devices and the events that end a wait in one query each, whatever the number
+    of rounds waiting (each on its Pai Gow generator, § 621a.6(a)(1))."""
+    plays = [
+        table_play("pai_gow", number=f"PG-0{n}", options={"starting_position": "rng"})
+        for n in (1, 2, 3)
+    ]
+    ids = []
+    for play in plays:
+        round_id = play.round_open()
+        play.wagers(round_id, ann("pai_gow", "10", position=1))
+        ids.append(round_id)
+    client = plays[0].client
+
+    def page() -> tuple[list[dict[str, Any]], int]:
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(f"{API}/rounds/")
+        assert answer.status_code == 200, answer.content[:500]
+        return answer.json()["results"], len(queries.captured_queries)
+
+    plays[0].post(f"rounds/{ids[0]}/no-more-bets/")
+    rounds, one = page()
+    assert [r["device_wait"] is not None for r in rounds] == [False, False, True]
+    for play, round_id in zip(plays[1:], ids[1:], strict=True):
+        play.post(f"rounds/{round_id}/no-more-bets/")
+    rounds, three = page()
+    assert [r["device_wait"]["kind"] for r in rounds] == ["pai_gow_rng"] * 3
+    assert all(r["next"]["voids"] == ["621a.6(a)(1)"] for r in rounds)
+    assert three == one

@@ -370,6 +370,8 @@ def test_after_the_shaker_fails_the_dealers_dice_wait_for_it_to_be_marked_out_of
         shaker, "dice removed, covered, out-of-order sign placed", by=operations(), now=T0 + 6 * M
     )
     second = round_open(table, by=operations(), now=T0 + 7 * M)
+    # § 625a.5(b): the round opened with the manual shaker, and keeps it.
+    assert second.options["shaker"] == "manual"
     place(second, *SIC_BO_WAGERS, now=T0 + 8 * M)
     # The out-of-order shaker's own dice are no longer taken.
     assert refused(

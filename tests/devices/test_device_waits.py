@@ -8,22 +8,26 @@ out is taken through the round flow, and a device's report that comes after it i
 """
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 
 from devices import rules
 from devices.models import Device, DeviceEvent
 from games.models import LedgerLine, Resolution, Round, SettlementRequest
+from gaming import waits
 from gaming.devices import device_out_of_order
 from gaming.rounds import generator_number_post, round_void
-from gaming.waits import device_waits_check, round_waiting, waiting_data
-from tests.casino.floor_fixtures import T0, operations
+from gaming.waits import device_waits_check, round_waiting, waiting_data, waits_q
+from tests.casino import floor_fixtures
+from tests.casino.floor_fixtures import T0, holder_get, operations
 from tests.devices.device_fixtures import fresh as fresh_device
 from tests.devices.test_consequences import (
     PAI_GOW_WAGERS,
     STACKS,
     decided,
     device_at,
+    down,
     generator_at,
     pai_gow_table,
     play_out,
@@ -97,16 +101,17 @@ def every_stake_returned(round_: Round, players: dict[str, str]) -> None:
 
 
 def test_what_a_round_waits_for_is_one_entry_a_device():
-    """§ 621a.6(a)(1), § 625a.5(c): the generator's number, the automated shaker's dice; a
-    table without them, and Power Odds (a throw does not wait for the selection), none."""
+    """§ 621a.6(a)(1), § 625a.5(b), (c): the generator's number, the automated shaker's dice,
+    each read from the round's options (a Sic Bo round's shaker is fixed as it opens); a
+    round without them, and Power Odds (a throw does not wait for the selection), none."""
     rng, shaker = rules.WAITS["pai_gow_rng"], rules.WAITS["automated_shaker"]
-    assert rules.round_wait("pai_gow", {"starting_position": "rng"}, automated_shaker=False) is rng
-    assert (
-        rules.round_wait("pai_gow", {"starting_position": "shaker"}, automated_shaker=False) is None
-    )
-    assert rules.round_wait("sic_bo", {}, automated_shaker=True) is shaker
-    assert rules.round_wait("sic_bo", {}, automated_shaker=False) is None
-    assert rules.round_wait("craps", {"power_odds": True}, automated_shaker=False) is None
+    assert rules.round_wait("pai_gow", {"starting_position": "rng"}) is rng
+    assert rules.round_wait("pai_gow", {"starting_position": "shaker"}) is None
+    assert rules.round_wait("pai_gow", {}) is None  # the engine's default: the shaker
+    assert rules.round_wait("sic_bo", {"shaker": "automated"}) is shaker
+    assert rules.round_wait("sic_bo", {"shaker": "manual"}) is None
+    assert rules.round_wait("sic_bo", {}) is None  # the engine's default: manual
+    assert rules.round_wait("craps", {"power_odds": True}) is None
     assert (rng.report, rng.cite, rng.ends) == (
         "number",
         code("621a.6(a)(1)"),
@@ -363,3 +368,63 @@ def test_625a_7_d_the_shaker_marked_out_of_order_voids_the_round_and_ends_the_wa
     assert round_waiting(fresh(following)) is None
     result(following, "throw", [1, 2, 4], now=CLOSED + 6 * M)
     assert SettlementRequest.objects.filter(round=following).exists()
+
+
+# --- beat's check: only the rounds that wait are locked -------------------------------------
+
+
+def at_holder(name: str, make, *args, **kwargs):
+    """`make(*args, **kwargs)` at a certificate holder of its own (a holder files one Rules
+    Submission a game: another holder's tables may have other options)."""
+    with mock.patch.object(floor_fixtures, "holder_get", lambda: holder_get(name)):
+        return make(*args, **kwargs)
+
+
+def test_beat_finds_in_sql_the_rounds_that_wait_and_locks_only_those(monkeypatch):
+    """Every round below closed wagering a while ago; only three wait on a device (§ 621a.6
+    (a)(1): the generator's number; § 625a.5(c): the automated shaker's dice). Those that
+    wait on nobody, or on the dealer, are found by no query and never locked: a generator
+    table's round dealt from the posted number (hands being set), one whose start fell back
+    on the dealer's shaker with the generator down (§ 621a.6(a)(2)), a shaker table's round,
+    a Sic Bo round opened with the manual shaker (§ 625a.5(b), § 625a.7(d)) and one at a
+    table with no automated shaker. The SQL (`waits_q`) says what `round_waiting` says."""
+    alone, _ = closed_pai_gow(fallback=False)  # waits
+    shaken, _ = closed_sic_bo()  # waits
+    dealt = opened(pai_gow_table(shaker_if_rng_down=False))  # the same submission as `alone`
+    place(dealt, *PAI_GOW_WAGERS)
+    generator_number_post(dealt, 5, by=fresh_device(device_at(dealt.table, "pai_gow_rng")),
+                          now=CLOSED)  # fmt: skip
+    result(dealt, "deal", {"stacks": STACKS}, now=CLOSED)
+    manual_table = open_table("sic_bo", automated_shaker=True)
+    device_out_of_order(device_at(manual_table, "automated_shaker"), "covered", by=operations(),
+                        now=T0 + 30 * S)  # fmt: skip
+    manual = opened(manual_table)
+    no_shaker = opened(open_table("sic_bo"))
+    fallback_table = at_holder("Fallback Casino", pai_gow_table, shaker_if_rng_down=True)
+    on_dealer = opened(fallback_table)
+    fallback_working = at_holder("Fallback Casino", pai_gow_table, shaker_if_rng_down=True)
+    generator_at(fallback_working)
+    waits_too = opened(fallback_working)  # fallback allowed, but its generator works: waits
+    shaker_table = at_holder("Shaker Casino", open_table, "pai_gow")
+    shaker_round = opened(shaker_table)
+    for round_ in (manual, no_shaker, on_dealer, waits_too, shaker_round):
+        place(round_, *(PAI_GOW_WAGERS if round_.game == "pai_gow" else
+                        [wager("ann", "small", "10")]))  # fmt: skip
+        close(round_, now=CLOSED)
+    down(generator_at(fallback_table), "fault", CLOSED + S)
+    every = [alone, shaken, dealt, manual, no_shaker, on_dealer, waits_too, shaker_round]
+    assert fresh(dealt).status == fresh(on_dealer).status == Round.Status.CLOSED
+
+    waiting = {r.pk for r in every if round_waiting(fresh(r)) is not None}
+    assert waiting == {alone.pk, shaken.pk, waits_too.pk}
+    found = set(Round.objects.filter(waits_q(CLOSED)).values_list("pk", flat=True))
+    assert found == waiting
+    assert not Round.objects.filter(waits_q(CLOSED - S)).exists()  # closed after that
+
+    locked = []
+    lock = waits.round_locked_at
+    monkeypatch.setattr(waits, "round_locked_at", lambda *a: locked.append(a[0]) or lock(*a))
+    assert sorted(device_waits_check(CLOSED + 30 * S)) == sorted(waiting)
+    assert sorted(locked) == sorted(waiting)
+    locked.clear()
+    assert device_waits_check(CLOSED + M) == [] and locked == []  # raised once, never again

@@ -20,7 +20,8 @@ from tests.api.conftest import post as post_json
 from tests.api.openapi_check import component_errors, component_fields
 from tests.casino.floor_fixtures import compliant_table, staff
 from tests.casino.test_floor_page import by_number
-from tests.devices.test_consequences import PAI_GOW_WAGERS
+from tests.devices.device_fixtures import heard
+from tests.devices.test_consequences import PAI_GOW_WAGERS, STACKS
 from tests.devices.test_device_waits import S, closed_pai_gow, closed_sic_bo, every_stake_returned
 from tests.devices.test_reports import post as device_post
 from tests.games.round_fixtures import M, settle
@@ -152,3 +153,82 @@ def test_the_alert_raised_by_beat_is_told_by_webhook_as_the_api_shows_the_wait()
     same = {k: v for k, v in shown.items() if k not in ("round", "since", "alert_at")}
     assert {k: data[k] for k in same} == same
     assert data["device"]["id"] == generator.pk
+
+
+# --- what `next` lists is what the round takes (the gates through the API) ------------------
+
+DIRECT_DEAL = {"dealer": STACKS[4], "positions": {"1": STACKS[5], "2": STACKS[6], "4": STACKS[0]}}
+
+
+def test_at_pg_01_no_deal_before_the_generators_number_and_next_says_so(endpoint_clock):
+    """58 Pa. Code § 621a.6(a)(1), (b) at PG-01 (the generator gives the start alone): a
+    deal of any form is refused until the generator's number is recorded, during wagering
+    (a result closes it) and after "no more bets"; `next` lists no `deal` until then, and
+    lists the void of § 621a.6(a)(1) (with `irregularity`) while the round waits. A no roll
+    is the shaker's (§ 621a.10(a)), never at this table. Once the number is posted the deal
+    is taken; after it the void for want of a start is refused, and `next` omits it."""
+    table, client, generator = integrator_floor()
+    round_id = call(client, "rounds/", {"table": table.pk}, status=201)["id"]
+    wagers = [{**w, "amount": str(w["amount"])} for w in PAI_GOW_WAGERS]
+    placed = call(client, f"rounds/{round_id}/wagers/", {"wagers": wagers}, status=201)["round"]
+    assert "deal" not in placed["next"]["events"]
+    waiting = (
+        "no deal at PG-01 until the random number generator's number for round 1 is "
+        "recorded: it gives the starting position (58 Pa. Code § 621a.6(a)(1), (b))"
+    )
+    body = {"event": "deal", "payload": DIRECT_DEAL}
+    assert call(client, f"rounds/{round_id}/result/", body, status=422)["reasons"] == [waiting]
+    assert client.get(f"{API}/rounds/{round_id}/").json()["status"] == "open"
+    closed = call(client, f"rounds/{round_id}/no-more-bets/")
+    assert closed["next"] == {"events": ["irregularity"], "wagers": [], "voids": ["621a.6(a)(1)"]}
+    assert call(client, f"rounds/{round_id}/result/", body, status=422)["reasons"] == [waiting]
+    refused = call(client, f"rounds/{round_id}/no-roll/", status=422)
+    assert refused["reasons"] == [
+        "the random number generator at PG-01 is working: the starting position comes from "
+        "it (58 Pa. Code § 621a.6(a)(1))"
+    ]
+
+    endpoint_clock.at(timezone.now())
+    report = {"table": "PG-01", "round": 1, "number": 5}
+    assert device_post(endpoint_clock, generator, report, timezone.now()).status_code == 200
+    posted = client.get(f"{API}/rounds/{round_id}/").json()
+    assert posted["next"] == {"events": ["deal"], "wagers": [], "voids": []}
+    dealt = call(client, f"rounds/{round_id}/result/", body)
+    assert dealt["status"] == "closed" and dealt["state"]["dealt"] is True
+    assert dealt["next"]["voids"] == ["621a.10(c)", "621a.10(e)"]
+    assert "no_roll" not in dealt["next"]["events"] and "deal" not in dealt["next"]["events"]
+    call(client, f"rounds/{round_id}/void/", {"section": "621a.6(a)(1)"}, status=422)
+    call(client, f"rounds/{round_id}/no-roll/", status=422)
+
+
+def test_at_sb_02_a_round_opened_with_the_manual_shaker_is_the_dealers_to_throw():
+    """58 Pa. Code § 625a.5(b), § 625a.7(d) through the API: SB-02's automated shaker marked
+    out of order, the next round opens with the manual shaker (`options.shaker`); the
+    shaker returned to service while the round is closed does not make it wait on it, and
+    the dealer's throw 2-3-5 is taken (round 206 of the review was refused)."""
+    now = timezone.now().replace(microsecond=0) - M
+    floor = compliant_table("sic_bo", number="SB-02", now=now, automated_shaker=True,
+                            open_table=True)  # fmt: skip
+    _, key = token_issue(
+        user=integrator_user(), holder=floor.holder, name="floor", by=operations_user(), now=now
+    )
+    client = bearer(key)
+    shaker = Device.objects.get(table=floor.table, kind="automated_shaker")
+    marked = call(client, f"devices/{shaker.pk}/out-of-order/", {"reason": "dome jammed"})
+    assert marked["status"] == "out_of_order"
+    opened = call(client, "rounds/", {"table": floor.table.pk}, status=201)
+    assert opened["options"]["shaker"] == "manual" and opened["state"]["shaker"] == "manual"
+    wagers = [{"player": "ann", "kind": "small", "amount": "10"}]
+    call(client, f"rounds/{opened['id']}/wagers/", {"wagers": wagers}, status=201)
+    call(client, f"rounds/{opened['id']}/no-more-bets/")
+    call(client, f"devices/{shaker.pk}/return-to-service/")
+    others = Device.objects.filter(table=floor.table).exclude(pk=shaker.pk)
+    heard(shaker, *others, now=timezone.now())
+    assert Device.objects.get(pk=shaker.pk).status == "active"
+    shown = client.get(f"{API}/rounds/{opened['id']}/").json()
+    assert shown["device_wait"] is None
+    assert shown["next"] == {"events": ["throw", "no_roll"], "wagers": [], "voids": []}
+    thrown = call(
+        client, f"rounds/{opened['id']}/result/", {"event": "throw", "payload": [2, 3, 5]}
+    )
+    assert thrown["status"] == "result_entered"

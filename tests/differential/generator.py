@@ -486,8 +486,9 @@ def _pai_gow(b: Builder, rng: random.Random, rounds: int) -> None:
             deal["rng"] = rng.randint(1, 36)
         else:
             deal["dice"] = _dice(rng, 3)
-        if rng.random() < 0.03:
-            b.floor_only("no_roll", True)  # § 621a.10(a): the dice shaken again
+        if rng.random() < 0.03 and "dice" in deal:
+            # § 621a.10(a): the shaker's dice shaken again (only where they give the start).
+            b.floor_only("no_roll", True)
         if b.state.round.bank is not None and rng.random() < 0.4:
             # The bank's cut (§ 621a.9(g)): a run of adjacent stacks to one end or both.
             first, length = rng.randint(1, 8), rng.randint(1, 3)

@@ -5,9 +5,12 @@ grows with its wagers) nor, in a process that saw the round a few events ago, un
 import pytest
 from django.core.cache import cache
 
+from casino.cache import newer_set, seq_key
+from games.models import Round
 from games.services import round_state
-from games.services.round_state import TAIL_MAX, _key, _written, in_play
+from games.services.round_state import TAIL_MAX, _key, _written, in_play, states_read
 from tests.games.round_fixtures import open_table, opened, place, wager
+from tests.services import redis_database, require_redis
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -129,3 +132,44 @@ def test_a_superseded_pickled_state_is_not_kept_a_day(monkeypatch):
     assert touched == [(f"{key}:state:0", round_state.SUPERSEDED_SECONDS)]
     assert cache.get(f"{key}:state:0") is not None
     assert cache.get(f"{key}:state:{TAIL_MAX + 1}") is not None
+
+
+def later_write_stays(monkeypatch) -> None:
+    """Two commits' cache writes of one round landing out of order (each is written on its
+    commit, by its own process: the later can come first): the entry keeps the later, and
+    the round read to be shown is the later state."""
+    cache.clear()
+    round_ = placed_one_by_one(1)
+    held: list = []
+    real = round_state._keep
+    monkeypatch.setattr(round_state, "_keep", held.append)
+    place(round_, wager("bob", "big", "10"))  # seq 2
+    place(round_, wager("carl", "small", "10"))  # seq 3
+    monkeypatch.setattr(round_state, "_keep", real)
+    for states in reversed(held):  # seq 3's write first, then seq 2's
+        real(states)
+    assert cache.get(_key(round_))["seq"] == 3
+    _written.clear()
+    (_, _, state) = states_read([Round.objects.get(pk=round_.pk)])[round_.pk]
+    assert [p.wager.id for p in state.layout] == ["1.1", "1.2", "1.3"]
+
+
+def test_two_writes_out_of_order_leave_the_later_in_the_file_cache(monkeypatch):
+    later_write_stays(monkeypatch)
+
+
+@pytest.mark.integration
+def test_two_writes_out_of_order_leave_the_later_on_redis(monkeypatch, settings):
+    """On Redis one atomic trip compares the seq kept beside the entry (casino.cache)."""
+    require_redis()
+    with redis_database() as url:
+        settings.CACHES = {
+            "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": "t"}
+        }
+        later_write_stays(monkeypatch)
+        key = _key(Round.objects.get())
+        assert cache.get(seq_key(key)) == 3
+        assert newer_set(key, 2, {"seq": 2}, 60) is False
+        assert cache.get(key)["seq"] == 3
+        assert newer_set(key, 4, {"seq": 4}, 60, kept_with={f"{key}:x": b"kept"}) is True
+        assert (cache.get(key), cache.get(f"{key}:x")) == ({"seq": 4}, b"kept")

@@ -3,11 +3,20 @@
 the table's catalog (docs/api.md). Values worked out by hand from the regulations.
 """
 
+import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from games.rules.registry import engine_get
+
+# The eight stacks of one set, from the dealer's right: the regulation's example of a start
+# given by the generator (§ 621a.6(a)(1)), as its scenario file deals them.
+STACKS = json.loads(
+    (Path(__file__).parents[1] / "scenarios/pai_gow"
+     / "621a_6_a_1_random_number_generator_starting_position.json").read_text()
+)["scenario"]["steps"][2]["deal"]["stacks"]  # fmt: skip
 
 CRAPS = engine_get("craps")
 
@@ -226,6 +235,20 @@ def test_625a_5_d_the_throw_is_shown_until_the_next_wagers() -> None:
     assert sic_bo.state_summary(opts, state)["thrown"] is False
 
 
+def test_625a_5_f_the_next_round_begins_with_the_combinations_cleared() -> None:
+    """The floor's next round starts from `round_begin` (the Engine protocol): once every
+    wager is settled the dealer clears the lit combinations (§ 625a.5(f)), so the next round
+    shows no throw until its own; the wager ids stay used."""
+    sic_bo = engine_get("sic_bo")
+    opts, state = played("sic_bo", [("wagers", [w("1", "small")]), ("throw", [1, 2, 3])])
+    begun = sic_bo.round_begin(opts, state)
+    assert sic_bo.state_summary(opts, begun) == {"game": "sic_bo", "thrown": False, "dice": None}
+    assert begun.wager_ids == state.wager_ids
+    _, outcome = sic_bo.step(opts, begun, "wagers", [w("1", "big")])
+    assert outcome.rejected  # the id was taken in the round before
+    assert sic_bo.round_begin(opts, begun) is begun  # nothing lit: nothing to clear
+
+
 def test_625a_3_every_wager_is_taken_and_a_malfunction_only_at_an_automated_shaker() -> None:
     sic_bo = engine_get("sic_bo")
     opts, state = played("sic_bo", [])
@@ -375,3 +398,27 @@ def test_the_catalog_describes_to_json_and_names_sections(game: str) -> None:
     described = [o.describe() for o in offers]
     assert len({d["kind"] for d in described}) == len(described)
     assert all(d["section"] and d["made"]["section"] for d in described)
+
+
+def test_621a_6_a_1_before_the_deal_the_generators_table_takes_the_void_for_want_of_a_start() -> (
+    None
+):
+    """The engine's `events_now` lists every event it takes: before the deal, at a table whose
+    Rules Submission gives the start to the generator, the irregularity of its giving none
+    (§ 621a.6(a)(1), `no_starting_position`); not at the shaker's table, nor once dealt."""
+    pai_gow = engine_get("pai_gow")
+    void = {"kind": "no_starting_position"}
+    opts, state = played("pai_gow", [], starting_position="rng")
+    assert pai_gow.events_now(opts, state) == ("wagers", "deal", "irregularity")
+    assert not pai_gow.step(opts, state, "irregularity", void)[1].rejected
+    opts, state = played("pai_gow", [])
+    assert "irregularity" not in pai_gow.events_now(opts, state)
+    assert pai_gow.step(opts, state, "irregularity", void)[1].rejected
+    stacks = {"stacks": STACKS, "rng": 5}
+    opts, state = played(
+        "pai_gow",
+        [("wagers", [w("1", "pai_gow", position=1)]), ("deal", stacks)],
+        starting_position="rng",
+    )
+    assert pai_gow.events_now(opts, state) == ("set", "irregularity")
+    assert pai_gow.step(opts, state, "irregularity", void)[1].rejected

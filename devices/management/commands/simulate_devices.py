@@ -54,6 +54,7 @@ from devices.models import Device
 from devices.services import OPERATE, credential_rotate
 from devices.watch import threshold
 from games.models import Round
+from gaming.waits import waits_q
 
 log = logging.getLogger(__name__)
 
@@ -363,11 +364,10 @@ class Simulator:
                 continue
             # A real shaker throws, and a real generator shows its number, once "no more
             # bets" is called (§ 625a.5(c), § 621a.6(a)(1)): never while wagering is open.
-            rounds = Round.objects.filter(
-                table_id=device.table_id, status=Round.Status.CLOSED, closed_at__lte=moment
-            ).order_by("number")
-            if device.reports == rules.NUMBER:
-                rounds = rounds.exclude(events__event__in=("rng_number", "deal"))
+            # Those whose options give the step to this table's device, not yet given
+            # (gaming.waits, as the round's `device_wait` reads it).
+            rounds = Round.objects.filter(waits_q(moment), table_id=device.table_id)
+            rounds = rounds.order_by("number")
             for round_ in rounds:
                 if (device.device_id, round_.pk) in self.reported or self.stopping:
                     continue

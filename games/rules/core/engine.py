@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from games.rules.core.errors import MalformedInput
 from games.rules.core.offer import Offer
 from games.rules.core.results import ParRecord, StepOutcome
 
@@ -50,6 +51,10 @@ class Engine(Protocol):
 
     # Optional: ``round_over(state) -> bool``, when a round can be unfinished with no wager
     # open (High Roll Dice's Extra Roll); the round flow asks it instead of open_wagers.
+    # Optional: ``round_begin(options, state) -> state``, the table as the floor's next round
+    # finds it when the end of a round changes it (Sic Bo clears the lit combinations,
+    # § 625a.5(f)); the floor plays it between rounds (games/replay.py `round_begun`). The
+    # scenario runner knows no rounds and never asks it.
 
     def par_sheet(self, options: Any) -> tuple[ParRecord, ...]:
         """Exact outcome probabilities of every wager kind under these options."""
@@ -77,3 +82,13 @@ class Engine(Protocol):
     def wager_catalog(self, options: Any) -> tuple[Offer, ...]:
         """Every wager kind the table offers under these options, with its terms."""
         ...
+
+
+def takes(engine: Engine, options: Any, state: Any, event: str, payload: object) -> bool:
+    """Whether the engine takes this very event now: its step neither rejects it nor finds
+    it malformed (the state is left as it was: engines never mutate it)."""
+    try:
+        _, outcome = engine.step(options, state, event, payload)
+    except MalformedInput:
+        return False
+    return not outcome.rejected

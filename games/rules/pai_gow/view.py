@@ -6,7 +6,7 @@ every player has set his (§ 621a.8(c)). Each test asks the rule its event asks 
 from games.rules.core import format_money
 from games.rules.pai_gow.dealing import DEALER, POSITIONS
 from games.rules.pai_gow.house_way import Setting, house_way
-from games.rules.pai_gow.options import PaiGowOptions
+from games.rules.pai_gow.options import RNG, PaiGowOptions
 from games.rules.pai_gow.table import (
     KIND,
     PaiGowTable,
@@ -102,14 +102,17 @@ def kinds_now(options: PaiGowOptions, table: PaiGowTable) -> tuple[str, ...]:
 
 
 def events_now(options: PaiGowOptions, table: PaiGowTable) -> tuple[str, ...]:
-    """Before the deal: wagers, the bank, the deal. After it: settings, a surrender once the
-    dealer's hands are set, the reveal once every player has set, an irregularity."""
+    """Before the deal: wagers, the bank, the deal, and where the generator gives the start
+    the irregularity of its giving none (§ 621a.6(a)(1), `no_starting_position`). After it:
+    settings, a surrender once the dealer's hands are set, the reveal once every player has
+    set, an irregularity."""
     current = table.round
     if current.dealt is None:
         events = ["wagers"] if kinds_now(options, table) else []
         if options.player_banking and bank_closed_refusal(table) is None:
             events.append("bank")
-        return (*events, "deal")
+        events.append("deal")
+        return (*events, "irregularity") if options.starting_position == RNG else tuple(events)
     events = ["set"]
     if any(may_surrender(current, w.id) for w in current.live()):
         events.append("surrender")

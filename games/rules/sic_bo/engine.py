@@ -1,6 +1,7 @@
 """The Sic Bo engine: the Engine protocol of games.rules.core.engine over table.py."""
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from games.rules.core import MalformedInput, ParRecord, StepOutcome
 from games.rules.core.offer import Offer
@@ -51,6 +52,11 @@ class SicBoEngine:
         if event == "shaker_malfunction":
             return shaker_malfunction(options, state, payload)
         raise MalformedInput(event, f"is not a Sic Bo event; the events are {', '.join(EVENTS)}")
+
+    def round_begin(self, options: SicBoOptions, state: SicBoTable) -> SicBoTable:
+        """The table as the floor's next round finds it: once every wager is settled the
+        dealer clears the lit combinations (§ 625a.5(f)), so no throw is shown."""
+        return state if state.thrown is None else replace(state, thrown=None)
 
     def open_wagers(self, state: SicBoTable) -> tuple[str, ...]:
         """Ids of the wagers on the layout, in the order they were placed."""
