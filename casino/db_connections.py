@@ -14,9 +14,12 @@ runs `BEGIN IMMEDIATE`, which waits up to the busy timeout for another writer; a
 that falls due meanwhile is raised the moment BEGIN returns, before Django marks the block
 atomic: the file's write lock is held, Django believes it is in autocommit, and the next
 `atomic()` fails "cannot start a transaction within a transaction". On PostgreSQL psycopg
-sends BEGIN with the first statement inside the block, so the window is a few bytecodes
-(Django's autocommit flag set on the driver but not yet on its own side, or back); rare,
-but checked the same way.
+sends BEGIN with the first statement inside the block, so a limit landing while it waits
+lands in a block Django knows (it rolls back, or closes what cannot); what is left is a few
+bytecodes where the autocommit flag is set on the driver and not yet on Django's side, and
+an autocommit statement interrupted while it waits (the session stays busy with it, and
+every later query fails "another command is already in progress"). Both are checked the
+same way (tests/casino/test_db_connections.py).
 """
 
 import logging
@@ -30,7 +33,8 @@ log = logging.getLogger(__name__)
 
 def left_open(connection: BaseDatabaseWrapper) -> str | None:
     """What is wrong with a connection outside any atomic block, or None: its driver in a
-    transaction, or out of autocommit, when Django believes neither."""
+    transaction (or busy with a statement), or out of autocommit, when Django believes
+    neither."""
     raw = connection.connection
     if raw is None or connection.in_atomic_block:
         return None
@@ -40,8 +44,10 @@ def left_open(connection: BaseDatabaseWrapper) -> str | None:
         # Django keeps sqlite3's autocommit on (isolation_level None) and BEGINs itself.
         opened, driver_autocommit = raw.in_transaction, raw.isolation_level is None
     elif connection.vendor == "postgresql":
-        opened = raw.info.transaction_status != TransactionStatus.IDLE
-        driver_autocommit = raw.autocommit
+        status = raw.info.transaction_status
+        if status == TransactionStatus.ACTIVE:  # interrupted while the server runs it
+            return "with a statement Django does not know of still running"
+        opened, driver_autocommit = status != TransactionStatus.IDLE, raw.autocommit
     else:
         return None
     if opened:
