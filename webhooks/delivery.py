@@ -259,10 +259,13 @@ def _endpoint_answered(endpoint: Endpoint) -> None:
 
 def _next_of(endpoint: Endpoint, now: datetime) -> None:
     """An endpoint that answers takes its next due delivery at once (those that waited for
-    its circuit, or their turn), not at the next sweep."""
+    its circuit, or their turn), not at the next sweep. SKIP LOCKED: a delivery another
+    worker holds is being claimed, and that claim waits for this endpoint's lock, held
+    here: waiting for it would deadlock (and lose this try's record)."""
     following = list(
         _due(now)
         .filter(endpoint=endpoint, in_flight_until__isnull=True)
+        .select_for_update(skip_locked=True, of=("self",))
         .order_by("next_attempt_at", "id")
         .values_list("id", flat=True)[:1]
     )
