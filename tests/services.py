@@ -18,6 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from django.conf import settings
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,12 @@ def manage(
     return done
 
 
+def every_queue() -> str:
+    """Every queue, for `celery worker -Q`: a test's one worker serves them all (floor.py and
+    deploy/ give the webhooks a worker of their own; a test's endpoints answer)."""
+    return ",".join(settings.CELERY_QUEUE_NAMES)
+
+
 @contextmanager
 def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subprocess.Popen[bytes]]:
     """A real ``celery worker`` process on every queue; stopped with SIGTERM after the test."""
@@ -128,7 +135,7 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
         worker = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "casino", "worker",
-                "-Q", "settlement,monitoring,default,webhooks", "-n", node,
+                "-Q", every_queue(), "-n", node,
                 "--concurrency", "1", "--without-gossip", "--without-mingle", "-l", "INFO",
             ],
             cwd=ROOT,
