@@ -19,6 +19,7 @@ import psycopg
 import pytest
 import redis
 from django.conf import settings
+from django.db import connection
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,19 @@ def require_redis() -> None:
         lambda: redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping(),
         f"start it or set INTEGRATION_REDIS_URL (now {REDIS_URL}) to run this test",
     )
+
+
+def require_postgres_in_process(what: str) -> None:
+    """Skip (fail with CI=true) unless the in-process tests run on PostgreSQL
+    (DATABASE_URL=postgres://...): `what` needs it."""
+    if connection.vendor != "postgresql":
+        message = (
+            f"the database is {connection.vendor}; {what} need PostgreSQL: set "
+            "DATABASE_URL=postgres://... to run this test"
+        )
+        if in_ci():
+            pytest.fail(f"CI=true and {message}", pytrace=False)
+        pytest.skip(message)
 
 
 @contextmanager

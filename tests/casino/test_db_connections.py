@@ -15,7 +15,7 @@ from django.db import connection, transaction
 
 from casino.db_connections import after_task, left_open
 from casino.models import CertificateHolder
-from tests.services import in_ci
+from tests.services import require_postgres_in_process
 
 # Transactional (no test transaction around them), and serialized as the suite's other
 # transactional tests are, so each finds the content types the audit's entries name.
@@ -63,7 +63,7 @@ def test_a_transaction_django_knows_of_is_left_alone(caplog):
 
 
 def test_a_driver_out_of_autocommit_behind_django_s_back_is_closed_on_postgresql():
-    postgres_only()
+    require_postgres_in_process("a PostgreSQL session's states")
     CertificateHolder.objects.count()
     connection.connection.autocommit = False  # set on the driver, not yet on Django's side
     assert left_open(connection) == "out of autocommit outside any atomic block"
@@ -109,19 +109,11 @@ def soft_limit_after(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        message = "a PostgreSQL session's state: set DATABASE_URL=postgres://... to run this"
-        if in_ci():
-            pytest.fail(f"CI=true and {message}", pytrace=False)
-        pytest.skip(message)
-
-
 def test_a_soft_limit_in_a_postgresql_lock_wait_inside_atomic_is_django_s_own_to_mend():
     """psycopg sends BEGIN with the block's first statement, so a limit landing while it
     waits lands inside a block Django knows: it rolls back, or closes a connection that
     cannot, by itself."""
-    postgres_only()
+    require_postgres_in_process("a PostgreSQL session's states")
     holder = CertificateHolder.objects.create(name="locked elsewhere")
     locked = row_locked_elsewhere(holder)
     with locked, pytest.raises(SoftTimeLimitExceeded), soft_limit_after(0.3), transaction.atomic():
@@ -135,7 +127,7 @@ def test_a_soft_limit_in_a_postgresql_lock_wait_outside_atomic_is_closed_after_t
     (the server runs it once the lock is free, as any statement whose answer a client
     stopped waiting for): every later query would fail "another command is already in
     progress". Closed after the task."""
-    postgres_only()
+    require_postgres_in_process("a PostgreSQL session's states")
     holder = CertificateHolder.objects.create(name="locked elsewhere")
     locked = row_locked_elsewhere(holder)
     with locked, pytest.raises(SoftTimeLimitExceeded), soft_limit_after(0.3):

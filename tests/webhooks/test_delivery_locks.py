@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tests.games.round_fixtures import open_table
-from tests.services import in_ci
+from tests.services import require_postgres_in_process
 from tests.webhooks.fixtures import endpoint_make
 from tests.webhooks.test_delivery import Broker, fanned
 from webhooks import delivery as service
@@ -28,19 +28,8 @@ from webhooks.sending import Answer
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
-@pytest.fixture(autouse=True)
-def postgres_only():
-    if connection.vendor != "postgresql":
-        message = (
-            f"the database is {connection.vendor}; row locks (SKIP LOCKED, a deadlock) need "
-            "PostgreSQL: set DATABASE_URL=postgres://... to run this test"
-        )
-        if in_ci():
-            pytest.fail(f"CI=true and {message}", pytrace=False)
-        pytest.skip(message)
-
-
 def test_a_record_passes_by_a_delivery_being_claimed_and_neither_deadlocks(monkeypatch):
+    require_postgres_in_process("row locks (SKIP LOCKED, a deadlock)")
     monkeypatch.setattr("webhooks.services.current_app", Broker())
     table = open_table("sic_bo")
     endpoint, _ = endpoint_make(table.holder, "http://127.0.0.1:9/hooks", ["table.status_changed"])
