@@ -2,8 +2,9 @@
 """Set up and run the casino floor on this machine, or run its tests.
 
     python3 floor.py            virtualenv, install, migrate, load the demo floor, then run
-                                the web server, a Celery worker and Celery beat together;
-                                Ctrl-C stops all three
+                                the web server, the demo devices, two Celery workers (the
+                                floor's queues; the webhooks' own) and Celery beat
+                                together; Ctrl-C stops them all
     python3 floor.py test       virtualenv, install, then the whole test suite
                                 (further arguments go to pytest)
 
@@ -33,7 +34,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "requirements.txt"  # what runs the floor
 REQUIREMENTS_DEV = ROOT / "requirements-dev.txt"  # that, and what tests it
-QUEUES = "settlement,monitoring,default,webhooks"
+# Two workers, as deploy/Procfile has them: the floor's own work, and the webhooks' POSTs,
+# so an integrator's slow or dead endpoint holds only the second, never a settlement.
+FLOOR_QUEUES = "settlement,monitoring,default"
+WEBHOOK_QUEUES = "webhooks"
 
 
 def venv_python() -> Path:
@@ -83,16 +87,20 @@ CHATTER = (
 
 
 class Floor:
-    """The web server, the device simulator, a worker and beat as child processes, stopped
-    together."""
+    """The web server, the device simulator, two workers and beat as child processes,
+    stopped together."""
 
     def __init__(self, python: Path, host: str, port: int) -> None:
         self.python = str(python)
         self.base = f"http://{host}:{port}"
         self.commands = {
             "web": [self.python, "manage.py", "runserver", f"{host}:{port}", "--noreload"],
-            "worker": [self.python, "-m", "celery", "-A", "casino", "worker", "-Q", QUEUES,
-                       "-n", "floor-worker@%h", "--concurrency", "2", "-l", "INFO"],
+            "worker": [self.python, "-m", "celery", "-A", "casino", "worker",
+                       "-Q", FLOOR_QUEUES, "-n", "floor-worker@%h", "--concurrency", "2",
+                       "-l", "INFO"],
+            "hooks": [self.python, "-m", "celery", "-A", "casino", "worker",
+                      "-Q", WEBHOOK_QUEUES, "-n", "floor-webhooks@%h", "--concurrency", "2",
+                      "-l", "INFO"],
             "beat": [self.python, "-m", "celery", "-A", "casino", "beat", "-l", "INFO"],
             # The demo floor's shakers, sensors and generators, heartbeating and reporting
             # (dice, numbers) over HTTP as real ones do.
@@ -102,7 +110,7 @@ class Floor:
         self.stopping = threading.Event()
 
     def start(self) -> None:
-        """The web server first; the devices once it answers, then the worker and beat, so
+        """The web server first; the devices once it answers, then the workers and beat, so
         the heartbeat watch never starts before the devices it watches."""
         self._spawn("web")
         threading.Thread(target=self._announce, daemon=True).start()
@@ -144,7 +152,7 @@ class Floor:
             return
         self._spawn("devices")
         time.sleep(3)  # the devices' first heartbeats land before the watch starts
-        for name in ("worker", "beat"):
+        for name in ("worker", "hooks", "beat"):
             self._spawn(name)
         ping = subprocess.run(
             [self.python, "manage.py", "ping_workers", "--timeout", "60"],
@@ -178,7 +186,7 @@ class Floor:
             "  SB-02's shaker throws and PG-01's generator posts its number, as real ones do;",
             "  HR-01's Extra Roll device at position 6 goes quiet every other minute and comes",
             "  back (Admin > Devices).",
-            "Ctrl-C stops the web server, the devices, the worker and beat.",
+            "Ctrl-C stops the web server, the devices, the workers and beat.",
             "",
         ]
         print("\n".join(f"floor | {line}" for line in banner), flush=True)
@@ -218,7 +226,7 @@ class Floor:
 
 
 def metrics_dir_prepare() -> Path:
-    """Where the web server, the worker's processes and beat write their counters, which
+    """Where the web server, the workers' processes and beat write their counters, which
     /metrics adds up (PROMETHEUS_MULTIPROC_DIR, casino/metrics.py): under CASINO_DATA_DIR
     unless set, emptied before the processes start, and handed to each of them."""
     data_dir = Path(os.environ.get("CASINO_DATA_DIR") or ROOT / "var")
@@ -240,7 +248,7 @@ def run_floor(host: str, port: int) -> int:
 
     def interrupted(signum: int, frame: object) -> None:
         if not floor.stopping.is_set():
-            say("stopping the web server, the worker and beat")
+            say("stopping the web server, the devices, the workers and beat")
             floor.stopping.set()
 
     signal.signal(signal.SIGINT, interrupted)

@@ -4,7 +4,9 @@ Logging is Django's (settings.LOGGING: JSON lines in production, the request id)
 Celery's own: a receiver of `setup_logging` stops Celery from replacing the root handler.
 A task carries the request id, table and round of the request that published it
 (casino/logs.py), and a worker given CASINO_WORKER_METRICS_PORT serves its processes'
-counters there (casino/metrics.py).
+counters there (casino/metrics.py). After every task a database connection left inside a
+transaction Django does not know of (a soft time limit landing in BEGIN) is rolled back and
+closed (casino/db_connections.py).
 """
 
 import logging.config
@@ -15,7 +17,7 @@ from celery import Celery, signals
 from django.conf import settings
 from prometheus_client import start_http_server
 
-from casino import logs, metrics
+from casino import db_connections, logs, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -32,6 +34,7 @@ def _logging_from_settings(**kwargs: Any) -> None:
 signals.before_task_publish.connect(logs.task_publish_context, weak=False)
 signals.task_prerun.connect(logs.task_context_enter, weak=False)
 signals.task_postrun.connect(logs.task_context_leave, weak=False)
+signals.task_postrun.connect(db_connections.after_task, weak=False)
 
 
 @signals.worker_init.connect

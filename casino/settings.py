@@ -432,6 +432,9 @@ CASINO_WEBHOOK_BACKOFF_MAX_SECONDS = env_float("CASINO_WEBHOOK_BACKOFF_MAX_SECON
 # seconds (and at least that many tries) it is disabled, an alert, until enabled again.
 CASINO_WEBHOOK_BREAKER_FAILURES = env_int("CASINO_WEBHOOK_BREAKER_FAILURES", 5)
 CASINO_WEBHOOK_DISABLE_AFTER_SECONDS = env_int("CASINO_WEBHOOK_DISABLE_AFTER_SECONDS", 86400)
+# Endpoints one certificate holder may have (paused and disabled ones counted): each event
+# is POSTed to every endpoint that wants it, so this bounds the POSTs one event makes.
+CASINO_WEBHOOK_MAX_ENDPOINTS = env_int("CASINO_WEBHOOK_MAX_ENDPOINTS", 10)
 # Tries to one endpoint at once, across every worker: a slow endpoint holds at most this
 # many of the webhooks queue's pool processes; its other deliveries wait their turn.
 CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT = env_int("CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT", 2)
@@ -451,6 +454,7 @@ for _name, _least in (
     ("CASINO_WEBHOOK_BACKOFF_MAX_SECONDS", 0.1),
     ("CASINO_WEBHOOK_BREAKER_FAILURES", 1),
     ("CASINO_WEBHOOK_ENDPOINT_IN_FLIGHT", 1),
+    ("CASINO_WEBHOOK_MAX_ENDPOINTS", 1),
     ("CASINO_WEBHOOK_SWEEP_SECONDS", 1),
     ("CASINO_WEBHOOK_STUCK_SECONDS", 1),
     ("CASINO_WEBHOOK_RETENTION_DAYS", 0.001),

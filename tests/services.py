@@ -18,6 +18,8 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from django.conf import settings
+from django.db import connection
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +62,19 @@ def require_redis() -> None:
         lambda: redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping(),
         f"start it or set INTEGRATION_REDIS_URL (now {REDIS_URL}) to run this test",
     )
+
+
+def require_postgres_in_process(what: str) -> None:
+    """Skip (fail with CI=true) unless the in-process tests run on PostgreSQL
+    (DATABASE_URL=postgres://...): `what` needs it."""
+    if connection.vendor != "postgresql":
+        message = (
+            f"the database is {connection.vendor}; {what} need PostgreSQL: set "
+            "DATABASE_URL=postgres://... to run this test"
+        )
+        if in_ci():
+            pytest.fail(f"CI=true and {message}", pytrace=False)
+        pytest.skip(message)
 
 
 @contextmanager
@@ -121,6 +136,12 @@ def manage(
     return done
 
 
+def every_queue() -> str:
+    """Every queue, for `celery worker -Q`: a test's one worker serves them all (floor.py and
+    deploy/ give the webhooks a worker of their own; a test's endpoints answer)."""
+    return ",".join(settings.CELERY_QUEUE_NAMES)
+
+
 @contextmanager
 def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subprocess.Popen[bytes]]:
     """A real ``celery worker`` process on every queue; stopped with SIGTERM after the test."""
@@ -128,7 +149,7 @@ def celery_worker(env: dict[str, str], log: Path, node: str) -> Iterator[subproc
         worker = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "casino", "worker",
-                "-Q", "settlement,monitoring,default,webhooks", "-n", node,
+                "-Q", every_queue(), "-n", node,
                 "--concurrency", "1", "--without-gossip", "--without-mingle", "-l", "INFO",
             ],
             cwd=ROOT,

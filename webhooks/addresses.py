@@ -104,9 +104,16 @@ def address_refusal(address: Address, allowed: Sequence[Network] = ()) -> str | 
         return None
     shown = f"{address} ({inner})" if inner is not None else str(address)
     return (
-        f"{shown} is a {kind} address: a webhook goes only to an address routed on the "
+        f"{shown} is {_an_address(kind)}: a webhook goes only to an address routed on the "
         "internet (CASINO_WEBHOOK_ALLOWED_NETWORKS lists the exceptions)"
     )
+
+
+def _an_address(kind: str) -> str:
+    """ "a loopback address", "an unspecified address", "an address not routed on ..." """
+    if kind.startswith("not "):
+        return f"an address {kind}"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} address"
 
 
 def url_split(url: object, *, https_only: bool) -> tuple[Target | None, list[str]]:

@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from casino.admin.common import ReadOnlyAdmin, service_call
+from casino.models import CertificateHolder
 from games.admin.common import ReadOnlyInline
 from webhooks.delivery import SEND_AGAIN, deliveries_send_again
 from webhooks.events import EVENT_TYPES
@@ -31,7 +32,12 @@ from webhooks.models import (
     Endpoint,
 )
 from webhooks.sending import url_refusals
-from webhooks.services import endpoint_register, endpoint_secret_rotate, endpoint_update
+from webhooks.services import (
+    endpoint_count_refusal,
+    endpoint_register,
+    endpoint_secret_rotate,
+    endpoint_update,
+)
 
 # The words in colour, and always in words (colour is never the only sign).
 COLOURS = {
@@ -58,6 +64,13 @@ class EndpointForm(forms.ModelForm):
     class Meta:
         model = Endpoint
         fields = ["holder", "url", "description", "events", "active"]
+
+    def clean_holder(self) -> CertificateHolder:
+        """A new endpoint's holder (the field is read-only on a change): room for one more."""
+        holder = self.cleaned_data["holder"]
+        if full := endpoint_count_refusal(holder):
+            raise forms.ValidationError(full)
+        return holder
 
     def clean_url(self) -> str:
         url = self.cleaned_data["url"]

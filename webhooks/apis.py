@@ -203,7 +203,9 @@ class EndpointViewSet(
     )
     @write(key_required=False, shown_once=("secret",))
     def create(self, request: Request) -> Response:
-        """Register an endpoint for these events; the answer has its signing secret, once."""
+        """Register an endpoint for these events; the answer has its signing secret, once.
+        A certificate holder has CASINO_WEBHOOK_MAX_ENDPOINTS at most (10 by default, paused
+        and disabled ones counted): past it, 422 `refused` naming `holder`."""
         given = WebhookEndpointInSerializer(data=_payload(request))
         given.is_valid(raise_exception=True)
         holder = self._holder(given.validated_data.get("holder"))

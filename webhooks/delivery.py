@@ -24,9 +24,10 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -69,15 +70,29 @@ def backoff(failed: int) -> timedelta:
 
 
 def try_seconds() -> float:
-    """The longest a try may take: connecting, then answering."""
+    """The longest a try may take, its deadline: connecting, then answering (the headers
+    and the body, however they trickle: webhooks/sending.py)."""
     return settings.CASINO_WEBHOOK_CONNECT_SECONDS + settings.CASINO_WEBHOOK_READ_SECONDS
 
 
+def database_wait_seconds(database: Mapping[str, Any] | None = None) -> float:
+    """How long a statement may wait for another writer's lock before the database fails
+    it by itself: SQLite's busy timeout (casino/settings.py: 20 s). None counted on
+    PostgreSQL: a try waits there only for rows other tries hold a moment, and a limit
+    landing in that wait ends the statement, which Django mends (casino/db_connections.py)."""
+    database = settings.DATABASES["default"] if database is None else database
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return 0.0
+    return float(database.get("OPTIONS", {}).get("timeout", 5))  # sqlite3's own default
+
+
 def time_limits() -> tuple[int, int]:
-    """The delivery task's soft and hard time limits: a try's time, and some for resolving
-    the host and writing the try (the soft one ends a try that outran its timeouts: an
-    answer trickled byte by byte)."""
-    soft = math.ceil(try_seconds()) + 2
+    """The delivery task's soft and hard time limits: the claim's and the record's waits for
+    the database's lock (each as long as the database allows), the try, and some for
+    resolving the host. So the soft limit never lands in a BEGIN that waited its turn (on
+    SQLite that left the file's write lock held: casino/db_connections.py mends it after
+    the task); it ends only a try whose host took long to resolve."""
+    soft = math.ceil(try_seconds() + 2 * database_wait_seconds()) + 2
     return soft, soft + 3
 
 
@@ -244,10 +259,13 @@ def _endpoint_answered(endpoint: Endpoint) -> None:
 
 def _next_of(endpoint: Endpoint, now: datetime) -> None:
     """An endpoint that answers takes its next due delivery at once (those that waited for
-    its circuit, or their turn), not at the next sweep."""
+    its circuit, or their turn), not at the next sweep. SKIP LOCKED: a delivery another
+    worker holds is being claimed, and that claim waits for this endpoint's lock, held
+    here: waiting for it would deadlock (and lose this try's record)."""
     following = list(
         _due(now)
         .filter(endpoint=endpoint, in_flight_until__isnull=True)
+        .select_for_update(skip_locked=True, of=("self",))
         .order_by("next_attempt_at", "id")
         .values_list("id", flat=True)[:1]
     )

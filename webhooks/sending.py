@@ -3,10 +3,21 @@
 name kept for the Host header and TLS), so a name that resolves elsewhere a moment later
 (DNS rebinding) reaches nothing new. Short timeouts, no redirect followed, no proxy from
 the environment, and at most the first few kilobytes of the answer read.
+
+A socket's timeout bounds each read, not the answer: an endpoint sending its headers a
+line every second would hold a try for as long as it liked. So the whole try has a
+deadline, CASINO_WEBHOOK_CONNECT_SECONDS + CASINO_WEBHOOK_READ_SECONDS after it starts: a
+watcher thread (urllib3's advice for a wall-clock limit) shuts the socket down then, and
+the read waiting on it returns at once. Connecting is bounded by the connect timeout (the
+TLS handshake too: CPython applies a socket's timeout to the whole handshake); resolving
+the host is the system resolver's.
 """
 
+import contextlib
+import http.client
 import ipaddress
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +25,7 @@ from datetime import datetime
 import urllib3
 from django.conf import settings
 from standardwebhooks import Webhook
+from urllib3.connection import HTTPConnection, HTTPSConnection
 
 from webhooks.addresses import Address, Target, address_refusal, url_split
 from webhooks.models import ANSWER_LENGTH, ERROR_LENGTH
@@ -94,26 +106,16 @@ def url_refusals(url: str) -> list[str]:
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    """POST `body` to `url` once: the answer, or the error that stopped it (never raised)."""
+    """POST `body` to `url` once: the answer, or the error that stopped it (never raised),
+    within the try's deadline (the module's docstring)."""
     started = time.monotonic()
+    connect, read = settings.CASINO_WEBHOOK_CONNECT_SECONDS, settings.CASINO_WEBHOOK_READ_SECONDS
+    deadline = started + connect + read
     try:
         target, address = destination(url)
     except DestinationRefused as refused:
         return _answer(None, b"", f"refused: {refused.reason}", started)
-    connect, read = settings.CASINO_WEBHOOK_CONNECT_SECONDS, settings.CASINO_WEBHOOK_READ_SECONDS
-    timeout = urllib3.Timeout(connect=connect, read=read)
-    options = {"timeout": timeout, "retries": False, "maxsize": 1, "block": False}
-    if target.scheme == "https":
-        pool: urllib3.HTTPConnectionPool = urllib3.HTTPSConnectionPool(
-            str(address),
-            target.port,
-            server_hostname=None if _is_address(target.host) else target.host,
-            assert_hostname=target.host,
-            cert_reqs="CERT_REQUIRED",
-            **options,
-        )
-    else:
-        pool = urllib3.HTTPConnectionPool(str(address), target.port, **options)
+    connection = _connection(target, address, timeout=connect)
     sent = {
         **headers,
         "Host": target.host_header,
@@ -122,27 +124,73 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
         "Accept-Encoding": "identity",
         "Connection": "close",
     }
+    watch = None
     try:
-        response = pool.urlopen(
-            "POST",
-            target.path,
-            body=body,
-            headers=sent,
-            redirect=False,
-            retries=False,
-            preload_content=False,
-            assert_same_host=False,
-        )
+        connection.connect()
+        watch = Deadline(connection, deadline)
+        connection.request(
+            "POST", target.path, body=body, headers=sent, preload_content=False,
+            decode_content=False,
+        )  # fmt: skip
+        connection.timeout = read  # each read of the answer; the deadline bounds them all
+        response = connection.getresponse()
         try:
-            answer = _answer(response.status, _read_some(response, started + connect + read), "",
-                             started)  # fmt: skip
+            if watch.fired:  # the headers cut short (http.client takes the end for theirs)
+                raise TimeoutError("the try's deadline")
+            return _answer(response.status, _read_some(response, deadline), "", started)
         finally:
             response.close()
-        return answer
-    except (urllib3.exceptions.HTTPError, OSError) as error:
-        return _answer(None, b"", _error_text(error, connect, read), started)
+    except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as error:
+        if watch is not None and watch.fired:
+            text = f"no answer within the try's {connect + read:g} s"
+        else:
+            text = _error_text(error, connect, read)
+        return _answer(None, b"", text, started)
     finally:
-        pool.close()
+        if watch is not None:
+            watch.cancel()
+        connection.close()
+
+
+def _connection(target: Target, address: Address, timeout: float) -> HTTPConnection:
+    """A connection to the checked address, the URL's host named for TLS and its
+    certificate; no proxy, no retry, no redirect (one request, then closed)."""
+    if target.scheme == "https":
+        return HTTPSConnection(
+            str(address),
+            target.port,
+            timeout=timeout,
+            server_hostname=None if _is_address(target.host) else target.host,
+            assert_hostname=target.host,
+            cert_reqs="CERT_REQUIRED",
+        )
+    return HTTPConnection(str(address), target.port, timeout=timeout)
+
+
+class Deadline:
+    """Shuts the connection's socket down at `deadline` (time.monotonic()), from a thread
+    of its own: whatever read or write waits on it then returns at once. `fired` says it
+    did."""
+
+    def __init__(self, connection: HTTPConnection, deadline: float) -> None:
+        self.connection = connection
+        self.fired = False
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        sock = self.connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # closed meanwhile: nothing waits on it
+                # The plain socket's own shutdown, for TLS too: the SSL object is the
+                # reading thread's, never touched from here.
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        """The try is over: the watcher stops."""
+        self._timer.cancel()
 
 
 def _is_address(host: str) -> bool:
@@ -154,14 +202,16 @@ def _is_address(host: str) -> bool:
 
 
 def _read_some(response: urllib3.BaseHTTPResponse, deadline: float) -> bytes:
-    """At most READ_LIMIT bytes of the body, and nothing after the try's time is up (each
-    read waits the read timeout at most: an answer trickled a byte at a time ends here)."""
+    """At most READ_LIMIT bytes of the body, and nothing after the try's deadline (the
+    watcher ends a read that waits past it). The status came: a body cut short, by the
+    deadline or the endpoint, leaves the answer what its status says."""
     got = b""
-    while len(got) < READ_LIMIT and time.monotonic() < deadline:
-        chunk = response.read1(READ_LIMIT - len(got), decode_content=False)
-        if not chunk:
-            break
-        got += chunk
+    with contextlib.suppress(urllib3.exceptions.HTTPError, http.client.HTTPException, OSError):
+        while len(got) < READ_LIMIT and time.monotonic() < deadline:
+            chunk = response.read1(READ_LIMIT - len(got), decode_content=False)
+            if not chunk:
+                break
+            got += chunk
     return got
 
 
@@ -170,7 +220,8 @@ def _error_text(error: BaseException, connect: float, read: float) -> str:
         text = f"no connection: {error}"
     elif isinstance(error, urllib3.exceptions.ConnectTimeoutError):
         text = f"no connection within {connect:g} s"
-    elif isinstance(error, urllib3.exceptions.ReadTimeoutError):
+    elif isinstance(error, (urllib3.exceptions.ReadTimeoutError, TimeoutError)):
+        # One read waited its whole timeout (socket.timeout is TimeoutError).
         text = f"no answer within {read:g} s"
     else:
         text = f"{type(error).__name__}: {error}"

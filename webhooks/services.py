@@ -197,6 +197,20 @@ def _refused(action: str, refusals: dict[str, list[str]]) -> None:
         )
 
 
+def endpoint_count_refusal(holder: CertificateHolder) -> str | None:
+    """Why `holder` may register no other endpoint (it has CASINO_WEBHOOK_MAX_ENDPOINTS,
+    paused and disabled ones counted: each may be enabled again), or None."""
+    most = settings.CASINO_WEBHOOK_MAX_ENDPOINTS
+    held = Endpoint.objects.filter(holder=holder).count()
+    if held < most:
+        return None
+    return (
+        f"a certificate holder may have {most} webhook endpoint{'s' * (most != 1)} at most "
+        f"(CASINO_WEBHOOK_MAX_ENDPOINTS), and {holder} has {held}: delete one it no longer "
+        "uses first"
+    )
+
+
 def _events_kept(events: list[str]) -> list[str]:
     return [name for name in EVENT_TYPES if name in set(events)]  # the catalogue's order
 
@@ -211,19 +225,26 @@ def endpoint_register(
     now: datetime,
     description: str = "",
 ) -> tuple[Endpoint, str]:
-    """A new endpoint of `holder` for these events, and its signing secret (shown once)."""
+    """A new endpoint of `holder` for these events, and its signing secret (shown once);
+    refused past CASINO_WEBHOOK_MAX_ENDPOINTS (`endpoint_count_refusal`)."""
     permission_check(by, ADD, "register a webhook endpoint")
-    _refused("Registering a webhook endpoint", endpoint_refusals(url=url, events=events))
+    action = "Registering a webhook endpoint"
+    _refused(action, endpoint_refusals(url=url, events=events))
     secret = secret_new()
-    endpoint = Endpoint.objects.create(
-        holder=holder,
-        url=url,
-        description=description.strip()[:200],
-        events=_events_kept(events),
-        secret=secret,
-        created_at=now,
-        created_by=by if getattr(by, "pk", None) else None,
-    )
+    with transaction.atomic():
+        # The holder's row locked: two registrations at once count each other.
+        CertificateHolder.objects.select_for_update().filter(pk=holder.pk).first()
+        if full := endpoint_count_refusal(holder):
+            _refused(action, {"holder": [full]})
+        endpoint = Endpoint.objects.create(
+            holder=holder,
+            url=url,
+            description=description.strip()[:200],
+            events=_events_kept(events),
+            secret=secret,
+            created_at=now,
+            created_by=by if getattr(by, "pk", None) else None,
+        )
     return endpoint, secret
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
+from casino import db_connections
 from casino.services.equipment import schedule_check
 from casino.services.par import submission_par_fill
 from devices.watch import heartbeats_flush
@@ -89,10 +90,13 @@ def round_settle_task(self: Task, request_id: int) -> str:
 
 
 def _connection_drop_if_broken() -> None:
-    """Close the database connection if the error broke it, so the retry (or the failure's
-    record) opens a new one: workers keep theirs across tasks (CELERY_DB_REUSE_MAX), and
-    Celery's fixup would not look at it for a thousand tasks."""
-    if not connection.in_atomic_block:  # a caller's transaction (a test's): not ours
+    """Close the database connection if the error broke it, or left it in a transaction
+    Django does not know of (a soft time limit landing in BEGIN), so the retry (or the
+    failure's record) opens a new one: workers keep theirs across tasks
+    (CELERY_DB_REUSE_MAX), and Celery's fixup would not look at it for a thousand tasks."""
+    if connection.in_atomic_block:  # a caller's transaction (a test's): not ours
+        return
+    if not db_connections.discard_if_left_open(connection, "settlement.round_settle"):
         connection.close_if_unusable_or_obsolete()
 
 

@@ -310,23 +310,22 @@ def _tile_inspection(
 def schedule_check(now: datetime) -> dict[str, int]:
     """Mark every set in play in date, due soon or overdue at `now` (the beat task).
 
-    Only a change of state is saved (and audited). The gates never rely on this flag:
-    they compute the state from `due_at` at the moment of the action.
+    Only a change of state is saved (and audited), and told once: the row is locked and
+    read again with the state it was read in and still in play, so a second check at the
+    same time changes (and tells) nothing, nor does one that a changeout overtook (no
+    "overdue" for a set already out of play). The gates never rely on this flag: they
+    compute the state from `due_at` at the moment of the action.
     """
     counts = {"in_date": 0, "due_soon": 0, "overdue": 0, "changed": 0}
     rows = SetInPlay.objects.filter(removed_at__isnull=True).select_related(
         "table", "equipment_set"
     )
     for row in rows:
-        due_at, warn_from, limit = set_limit(row)
+        limits = set_limit(row)
+        due_at, warn_from, _ = limits
         state = schedule_state(due_at, due_at - warn_from, now)
         counts[state] += 1
-        if state != row.schedule_state:
-            with transaction.atomic():  # the state and its webhook together
-                row.schedule_state = state
-                row.save(update_fields=["schedule_state"])
-                if state in SCHEDULE_EVENTS:
-                    _schedule_record(row, state, due_at, warn_from, limit, now)
+        if state != row.schedule_state and _schedule_move(row, state, limits, now):
             counts["changed"] += 1
             if state == "overdue":
                 log.warning(
@@ -339,6 +338,26 @@ def schedule_check(now: datetime) -> dict[str, int]:
 # The schedule states a webhook tells (the way back to "in date" is a changeout, told by
 # the table's records, not here).
 SCHEDULE_EVENTS = {"due_soon": EQUIPMENT_DUE_SOON, "overdue": EQUIPMENT_OVERDUE}
+
+
+def _schedule_move(
+    row: SetInPlay, state: str, limits: tuple[datetime, datetime, str], now: datetime
+) -> bool:
+    """Save `state` and tell it, in one transaction, if the row is still in play in the
+    state it was read in (locked: a conditional change); False when it was not."""
+    with transaction.atomic():
+        current = (
+            SetInPlay.objects.select_for_update()
+            .filter(pk=row.pk, schedule_state=row.schedule_state, removed_at__isnull=True)
+            .first()
+        )
+        if current is None:
+            return False
+        current.schedule_state = state
+        current.save(update_fields=["schedule_state"])  # audited (a queryset update is not)
+        if state in SCHEDULE_EVENTS:
+            _schedule_record(row, state, *limits, now)
+    return True
 
 
 def _schedule_record(

@@ -137,6 +137,30 @@ def test_staff_name_the_holder_and_a_token_never_registers_for_another(api_floor
     error_of(post(ops, ENDPOINTS, {**other, "holder": 999999}), 404, "not_found")
 
 
+def test_a_holder_registers_no_more_than_the_most_endpoints_and_deleting_one_makes_room(
+    api_floor, settings
+):
+    """Each event is POSTed to every endpoint that wants it: the most bounds the POSTs one
+    event makes (review finding W3: 25 endpoints at one host, 27 POSTs a settlement)."""
+    settings.CASINO_WEBHOOK_MAX_ENDPOINTS = 3
+    client, holder = bearer(api_floor.a.key), api_floor.a.holder
+    body = {"url": URL, "events": ["round.settled"]}
+    while Endpoint.objects.filter(holder=holder).count() < 3:
+        assert post(client, ENDPOINTS, body).status_code == 201
+    Endpoint.objects.filter(holder=holder).update(active=False)  # paused ones count too
+    refusal = error_of(post(client, ENDPOINTS, body, key=new_key()), 422, "refused")
+    assert refusal["reasons"] == [
+        "holder: a certificate holder may have 3 webhook endpoints at most "
+        f"(CASINO_WEBHOOK_MAX_ENDPOINTS), and {holder} has 3: delete one it no longer uses first"
+    ]
+    assert Endpoint.objects.filter(holder=holder).count() == 3
+    other = {"holder": api_floor.b.holder.pk, **body}  # another holder's are its own
+    assert post(session(api_floor.operations), ENDPOINTS, other).status_code == 201
+    gone = Endpoint.objects.filter(holder=holder).first()
+    assert client.delete(f"{ENDPOINTS}{gone.pk}/").status_code == 204
+    assert post(client, ENDPOINTS, body).status_code == 201
+
+
 # --- changing, pausing, enabling again, deleting, rotating ---------------------------------
 
 

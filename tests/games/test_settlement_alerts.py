@@ -15,7 +15,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from celery.exceptions import Retry
+from celery.exceptions import Retry, SoftTimeLimitExceeded
 from django.db import IntegrityError, OperationalError, connection
 
 from casino.floor_page import floor_snapshot
@@ -222,6 +222,25 @@ def test_a_connection_the_error_broke_is_closed_so_the_retry_opens_a_new_one(mon
         assert connection.connection is None
     monkeypatch.undo()
     assert SettlementRequest.objects.get(pk=request.pk).failures == 0  # a new connection
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_soft_limit_landing_in_begin_on_the_last_retry_is_still_recorded(monkeypatch):
+    """The soft time limit raised the moment the driver's BEGIN returned, before Django
+    marked the block atomic (casino/db_connections.py): the failure's record, in the same
+    task, would fail "cannot start a transaction within a transaction" on that connection;
+    it is rolled back and closed first. (Transactional: no test transaction around it.)"""
+    request = request_of(played())
+
+    def begun_then_limited(request_id, *, worker="", now=None):
+        connection.cursor().execute("BEGIN")
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr("workers.tasks.round_settle", begun_then_limited)
+    done = round_settle_task.apply(args=[request.pk], retries=SETTLE_RETRIES).get()
+    assert done == "failed after 8 retries: SoftTimeLimitExceeded: SoftTimeLimitExceeded()"
+    request.refresh_from_db()
+    assert (request.failures, request.failure_kind) == (1, "services")
 
 
 def test_called_directly_a_database_error_is_raised_for_the_caller_and_recorded_nowhere(

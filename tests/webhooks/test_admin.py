@@ -65,6 +65,23 @@ def test_a_refused_url_is_the_forms_error_and_registers_nothing(settings):
     assert not Endpoint.objects.exists()
 
 
+def test_a_holder_at_the_most_endpoints_is_the_forms_error_and_registers_nothing(settings):
+    settings.CASINO_WEBHOOK_MAX_ENDPOINTS = 1
+    holder = holder_get()
+    endpoint_make(holder, URL)
+    client = login(Client(), operations())
+    response = client.post(
+        "/admin/webhooks/endpoint/add/",
+        {"holder": holder.pk, "url": URL, "events": ["round.settled"]},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["holder"] == [
+        "a certificate holder may have 1 webhook endpoint at most "
+        f"(CASINO_WEBHOOK_MAX_ENDPOINTS), and {holder} has 1: delete one it no longer uses first"
+    ]
+    assert Endpoint.objects.count() == 1
+
+
 def test_a_disabled_endpoint_is_listed_in_red_and_enabled_again():
     client = login(Client(), operations())
     endpoint, _ = endpoint_make(holder_get(), URL, ["round.settled"])

@@ -9,8 +9,13 @@ did not check).
 Tasks are not run: the broker is a recorder, and each test calls the service a task calls.
 """
 
+import contextlib
 import json
 import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import pytest
@@ -485,6 +490,62 @@ def test_a_slow_endpoint_is_given_up_at_its_timeout(broker, table, settings):
     attempt = Attempt.objects.get(delivery=delivery)
     assert (attempt.status_code, attempt.error) == (None, "no answer within 0.3 s")
     assert attempt.duration_ms < 1500
+
+
+@contextmanager
+def trickling(head: bytes, then: bytes, every: float = 0.2) -> Iterator[str]:
+    """An endpoint on 127.0.0.1 that reads the request, answers `head` at once, then
+    `then` a byte every `every` seconds, well within any read timeout; yields its URL."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(10)
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):  # the try gave up and hung up: done
+            client, _ = server.accept()
+            with client:
+                client.recv(65536)
+                client.sendall(head)
+                for byte in then:
+                    time.sleep(every)
+                    client.sendall(bytes([byte]))
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}/hooks"
+    finally:
+        thread.join(timeout=30)
+        server.close()
+
+
+def test_headers_trickled_a_line_at_a_time_are_given_up_at_the_try_s_deadline(
+    broker, table, settings
+):
+    """Each line comes well within the read timeout; the whole try may take connect + read
+    seconds (1 here), not the 4 s the endpoint would hold it (review finding W1)."""
+    settings.CASINO_WEBHOOK_CONNECT_SECONDS = 0.5
+    settings.CASINO_WEBHOOK_READ_SECONDS = 0.5
+    lines = b"".join(b"X-Line-%d: x\r\n" % n for n in range(20)) + b"\r\n"
+    with trickling(b"HTTP/1.1 200 OK\r\n", lines, every=0.2) as url:
+        endpoint_make(table.holder, url, ["table.status_changed"])
+        delivery = one_try(table, None)
+    attempt = Attempt.objects.get(delivery=delivery)
+    assert (attempt.status_code, attempt.error) == (None, "no answer within the try's 1 s")
+    assert 900 <= attempt.duration_ms < 2000
+    assert delivery.status == "pending"
+
+
+def test_a_body_trickled_past_the_deadline_leaves_the_status_it_came_with(broker, table, settings):
+    settings.CASINO_WEBHOOK_CONNECT_SECONDS = 0.5
+    settings.CASINO_WEBHOOK_READ_SECONDS = 0.5
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"
+    with trickling(head, b"y" * 20, every=0.2) as url:
+        endpoint_make(table.holder, url, ["table.status_changed"])
+        delivery = one_try(table, None)
+    attempt = Attempt.objects.get(delivery=delivery)
+    assert (delivery.status, attempt.status_code, attempt.error) == ("delivered", 200, "")
+    assert 0 < len(attempt.response) < 20 and set(attempt.response) == {"y"}
+    assert attempt.duration_ms < 2000
 
 
 def test_a_refused_connection_is_a_failed_try_saying_so(broker, table):

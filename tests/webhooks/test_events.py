@@ -1,10 +1,15 @@
 """The event types as data (webhooks/events.py): each builder gives exactly its type's
 fields, and a body is the Standard Webhooks payload {"type", "timestamp", "data"}."""
 
+import json
 from datetime import UTC, datetime, timedelta, timezone
+from itertools import takewhile
+from pathlib import Path
 
 import pytest
 
+from devices.rules import DICE, NUMBER, SELECTION, WAIT_REPORTS
+from games.apis import ResolutionSerializer, RoundSerializer
 from webhooks import events
 
 AT = datetime(2026, 3, 2, 13, 0, 5, tzinfo=UTC)
@@ -122,3 +127,24 @@ def test_a_body_is_the_standard_webhooks_payload():
 
 def test_unknown_names_are_named():
     assert events.names_unknown(["round.settled", "round.setled", 3]) == ["round.setled", 3]
+
+
+def test_the_waiting_sentence_names_only_what_a_round_waits_for():
+    """A round waits on a number and on dice (devices/rules.py WAITS), on no Power Odds
+    selection (review finding W7): the sentence names what it may wait for, no more."""
+    sentence = events.EVENT_TYPES[events.ROUND_WAITING_ON_DEVICE].sentence
+    for report, word in ((NUMBER, "number"), (DICE, "throw"), (SELECTION, "selection")):
+        assert (word in sentence) == (report in WAIT_REPORTS), word
+
+
+def test_docs_round_settled_example_has_every_field_the_api_gives():
+    """docs/api.md's round.settled shows the round as GET /rounds/ lists it, state, next
+    and device_wait included (review finding W7), and the resolutions' fields."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    after = text.split("`round.settled`, for a Sic Bo round with two wagers:\n\n", 1)[1]
+    block = "\n".join(takewhile(lambda line: line.startswith("    "), after.splitlines()))
+    example = json.loads(block)
+    assert example["type"] == "round.settled"
+    assert list(example["data"]["round"]) == list(RoundSerializer().fields)
+    for resolution in example["data"]["resolutions"]:
+        assert list(resolution) == list(ResolutionSerializer().fields)

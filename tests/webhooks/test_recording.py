@@ -10,10 +10,12 @@ on both, and CI runs them on PostgreSQL.
 from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 
-from casino.models import CertificateHolder, SetInPlay, Table
-from casino.services.equipment import schedule_check
+from casino.models import AuditEntry, CertificateHolder, SetInPlay, Table
+from casino.services import equipment
+from casino.services.equipment import schedule_check, set_changeout
 from casino.services.tables import table_suspend
 from devices.models import Device
 from games.models import SettlementRequest
@@ -223,6 +225,56 @@ def test_the_schedule_check_tells_due_soon_then_overdue_once_each(broker):
         "limit": row.limit,
     }
     assert overdue.occurred_at == row.due_at + M
+
+
+def test_two_schedule_checks_at_once_tell_due_soon_once(broker, monkeypatch):
+    """A second beat's check reads the row before the first saves it (review finding W4):
+    the state is saved and told by one of them only."""
+    table = open_table("sic_bo")
+    endpoint_make(table.holder, URL, ["equipment.due_soon"])
+    row = SetInPlay.objects.get(table=table, removed_at__isnull=True)
+    at = row.warn_from + M
+    real, other = equipment.set_limit, {}
+
+    def read_then_overtaken(set_in_play):
+        found = real(set_in_play)
+        if not other:  # the other check runs to its end between this read and the save
+            other["running"] = True
+            other["counts"] = schedule_check(at)
+        return found
+
+    monkeypatch.setattr(equipment, "set_limit", read_then_overtaken)
+    first = schedule_check(at)
+    assert (other["counts"]["changed"], first["changed"]) == (1, 0)
+    assert [e.event_type for e in Event.objects.all()] == ["equipment.due_soon"]
+    changes = AuditEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(SetInPlay),
+        object_id=str(row.pk),
+        action="changed",
+    )
+    assert [entry.after for entry in changes] == [{"schedule_state": "due_soon"}]
+
+
+def test_a_set_changed_out_during_the_check_is_not_told_overdue(broker, monkeypatch):
+    """The check read the set in play; a changeout took it out before the save: no
+    "overdue" for a set out of play, and its record is left as the changeout wrote it."""
+    table = open_table("sic_bo")
+    endpoint_make(table.holder, URL, ["equipment.overdue"])
+    row = SetInPlay.objects.get(table=table, removed_at__isnull=True)
+    at = row.due_at + M
+    real = equipment.set_limit
+
+    def read_then_changed_out(set_in_play):
+        found = real(set_in_play)
+        if set_in_play.pk == row.pk:
+            set_changeout(table, row.composition, reason="schedule", by=operations(), now=at)
+        return found
+
+    monkeypatch.setattr(equipment, "set_limit", read_then_changed_out)
+    assert schedule_check(at)["changed"] == 0
+    assert not Event.objects.filter(event_type="equipment.overdue").exists()
+    row.refresh_from_db()
+    assert (row.removed_at, row.schedule_state) == (at, "in_date")
 
 
 # --- settlement alerts --------------------------------------------------------------------

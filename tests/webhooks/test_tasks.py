@@ -5,13 +5,14 @@ done and their limits fit inside a try's lease."""
 import pickle
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from kombu.serialization import dumps, loads
 
 from casino.celery import app
 from tests.games.round_fixtures import open_table
 from tests.webhooks.fixtures import endpoint_make, receiver
-from webhooks.delivery import lease, time_limits, try_seconds
+from webhooks.delivery import database_wait_seconds, lease, time_limits, try_seconds
 from webhooks.events import TABLE_STATUS_CHANGED, table_status_data
 from webhooks.models import Delivery
 from webhooks.services import DELIVER_TASK, FAN_OUT_TASK, QUEUE, event_record
@@ -74,3 +75,17 @@ def test_a_try_ends_within_its_limits_and_its_lease_outlasts_them():
     assert try_seconds() < soft < hard < lease().total_seconds()
     task = app.tasks[DELIVER_TASK]
     assert (task.soft_time_limit, task.time_limit) == (soft, hard)
+
+
+def test_the_soft_limit_leaves_room_for_the_claim_s_and_the_record_s_lock_waits():
+    """On SQLite a limit landing in a BEGIN IMMEDIATE that waited for another writer left
+    the file's write lock held (review finding W1): the claim and the record may each wait
+    the busy timeout (20 s), the try its deadline, and 2 s more for resolving the host."""
+    sqlite = {"ENGINE": "django.db.backends.sqlite3", "OPTIONS": {"timeout": 20}}
+    assert database_wait_seconds(sqlite) == 20
+    assert database_wait_seconds({"ENGINE": "django.db.backends.sqlite3"}) == 5
+    assert database_wait_seconds({"ENGINE": "django.db.backends.postgresql"}) == 0
+    soft, _ = time_limits()
+    assert soft >= try_seconds() + 2 * database_wait_seconds() + 2
+    if connection.vendor == "sqlite":  # the embedded default's figures: 2 + 5 + 2 x 20 + 2
+        assert time_limits() == (49, 52)

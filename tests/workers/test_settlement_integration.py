@@ -37,6 +37,7 @@ from tests.services import (
     POSTGRES_URL,
     ROOT,
     celery_worker,
+    every_queue,
     manage,
     postgres_database,
     project_env,
@@ -48,7 +49,6 @@ from tests.services import (
 
 pytestmark = pytest.mark.integration
 
-QUEUES = "settlement,monitoring,default,webhooks"
 # "Task settlement.round_settle[<id>] succeeded in 0.01s: 'settled'"
 SUCCEEDED = re.compile(
     r"Task settlement\.round_settle\[(?P<task>[^\]]+)\] succeeded in [\d.e-]+s: '(?P<result>[^']*)'"
@@ -106,9 +106,9 @@ def worker_start(
     worker = spawn(
         stack,
         [
-            sys.executable, "-m", "celery", "-A", "casino", "worker", "-Q", QUEUES, "-n", node,
-            "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
-            "-l", "INFO",
+            sys.executable, "-m", "celery", "-A", "casino", "worker", "-Q", every_queue(),
+            "-n", node, "--concurrency", str(concurrency), "--without-gossip",
+            "--without-mingle", "-l", "INFO",
         ],
         env,
         log,
