@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-name", default=f"casino_bench_{uuid.uuid4().hex[:10]}")
     args = parser.parse_args(argv)
     repeat = 2 if args.quick else args.repeat
+    # Never the caller's floor: DATABASE_URL (CI's names a database pytest-django makes only
+    # as test_casino_ci) gives way to the scratch floor's own.
+    os.environ.pop("DATABASE_URL", None)
     with scratch(args.postgres, args.database_name) as env:
         os.environ.update(env)
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
