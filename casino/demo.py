@@ -123,12 +123,13 @@ class DemoTable(NamedTuple):
     max_wager: Decimal
     operation: str = "manual"
     automated_shaker: bool = False
+    power_odds: bool = False
 
 
 D = Decimal
 DEMO_TABLES: tuple[DemoTable, ...] = (
     DemoTable("CR-01", "craps", "craps", 14, D("10"), D("5000")),
-    DemoTable("CR-02", "craps", "craps", 14, D("25"), D("5000")),
+    DemoTable("CR-02", "craps", "craps", 14, D("25"), D("5000"), power_odds=True),
     DemoTable("EC-01", "craps", "craps", 12, D("5"), D("1000"), operation="electronic"),
     DemoTable("MC-01", "craps", "mini_craps", 9, D("5"), D("1000")),
     DemoTable("HR-01", "high_roll_dice", "10_dice", 6, D("10"), D("500")),
@@ -150,6 +151,7 @@ DEMO_DEVICES: tuple[tuple[str, str, int | None, str], ...] = (
     ("SB-02", "automated_shaker", None, "ASH-4001"),
     ("EC-01", "electronic_table", None, "ECT-5001"),
     ("PG-01", "pai_gow_rng", None, "RNG-6001"),
+    ("CR-02", "power_odds_rng", None, "POG-7001"),
 )
 DEVICE_MAKER = "Keystone Table Systems"
 
@@ -174,7 +176,8 @@ SUBMISSIONS: dict[str, tuple[list[str], list[str], dict[str, object]]] = {
             "hot_roller_paytable": "none",
             "lucky_shooter_paytable": "A",
             "bonus_craps_paytable": "1",
-            "power_odds": False,
+            # Offered at the tables that say so (CR-02), each with its generator (§ 623b.5).
+            "power_odds": True,
             "hot_shooter_jackpot": True,
         },
     ),
@@ -206,6 +209,7 @@ CRAPS_V1_OPTIONS: dict[str, object] = {
     "max_odds_multiple": 3,
     "lucky_shooter_paytable": "none",  # § 623b.2(a): electronic tables only; v1 had none
     "hot_shooter_jackpot": False,
+    "power_odds": False,
 }
 
 # Layouts per (game, variant): every element the chapter requires, and those the

@@ -61,16 +61,18 @@ Retired = Mapping[str, Device]
 class DevicesNow:
     """What the gates read of a round's table at one moment, each read when a gate first
     asks for it: its devices in service by (kind, position) and the last retired one of each
-    kind (`found`, `retired`), and the number the Pai Gow generator posted for the round
-    (`posted`, None: none). `devices_now` reads them for one round; a page of rounds hands
-    each round readers that read for the whole page at once (gaming/round_views.py)."""
+    kind (`found`, `retired`), the number the Pai Gow generator posted for the round
+    (`posted`, None: none) and whether the Power Odds generator's selection is recorded for
+    it (`selected`). `devices_now` reads them for one round; a page of rounds hands each
+    round readers that read for the whole page at once (gaming/round_views.py)."""
 
     def __init__(
         self,
         devices: Callable[[], tuple[Found, Retired]],
         posted: Callable[[], int | None] = lambda: None,
+        selected: Callable[[], bool] = lambda: False,
     ) -> None:
-        self._devices, self._posted = devices, posted
+        self._devices, self._posted, self._selected = devices, posted, selected
 
     @cached_property
     def _rows(self) -> tuple[Found, Retired]:
@@ -91,6 +93,11 @@ class DevicesNow:
         """The number the Pai Gow generator posted for the round, if it has."""
         return self._posted()
 
+    @cached_property
+    def selected(self) -> bool:
+        """Whether the Power Odds generator's selection is recorded for the round."""
+        return self._selected()
+
     def of(self, kind: str, position: int | None = None) -> Device | None:
         """The device of `kind` (at `position`) in service, or None."""
         return self.found.get((kind, position))
@@ -98,11 +105,12 @@ class DevicesNow:
 
 def devices_now(round_: Any) -> DevicesNow:
     """The round's table's devices as the gates read them: a query when first asked, and one
-    more for a Pai Gow round's generator number."""
+    more for a Pai Gow round's generator number or a Power Odds round's selection."""
     table_id = round_.table_id
     return DevicesNow(
         lambda: tables_devices([table_id]).get(table_id, ({}, {})),
         lambda: generator_number(round_) if may_have_number(round_) else None,
+        lambda: may_have_selection(round_) and round_.events.filter(event=SELECTED).exists(),
     )
 
 
@@ -110,6 +118,19 @@ def may_have_number(round_: Any) -> bool:
     """Whether the round may hold a Pai Gow generator's number: a Pai Gow round whose
     wagering has closed (the number closes it, gaming.rounds.generator_number_post)."""
     return round_.game == "pai_gow" and round_.status != round_.Status.OPEN
+
+
+SELECTED = "power_odds"  # the event that records the Power Odds generator's selection
+
+
+def may_have_selection(round_: Any) -> bool:
+    """Whether the round may hold a Power Odds selection: a Craps round at a table offering
+    Power Odds whose wagering has closed (the selection closes it, § 623b.5(c))."""
+    return (
+        round_.game == "craps"
+        and rules.power_odds_offered(round_.options)
+        and round_.status != round_.Status.OPEN
+    )
 
 
 def tables_devices(table_ids: Iterable[int]) -> dict[int, tuple[Found, Retired]]:
@@ -272,6 +293,10 @@ def result_refusals(
         refusals = _shaker_refusals(round_, device, devices)
         if refusals is not None:
             return refusals
+    if round_.game == "craps" and event == "throw":
+        refusals = _selection_refusals(round_, _read(round_, devices))
+        if refusals:
+            return refusals
     if round_.game == "craps" and event == "power_odds":
         generator = _read(round_, devices).of("power_odds_rng")
         if generator is None or generator.status != Status.ACTIVE:
@@ -295,6 +320,25 @@ def result_refusals(
     if device is not None and device.kind_info.reports == "":
         return [f"{device.kind_info.label} reports no results"]
     return []
+
+
+def _selection_refusals(round_: Any, devices: DevicesNow) -> list[str]:
+    """§ 623b.5(c): at a table offering Power Odds the generator selects after all wagers and
+    before the dice are thrown, so no throw is taken until its selection for the round is
+    recorded; unless staff marked the generator out of order (`dealer_step`): then this
+    round's throw is taken without one, at the posted odds (docs/regulations.md, Devices)."""
+    wait = rules.WAITS["power_odds_rng"]
+    if not wait.applies(round_.options) or devices.selected:
+        return []
+    generator = devices.of(wait.kind)
+    if rules.dealer_step(wait, round_.options, generator.status if generator else None):
+        return []
+    state = "" if generator is None or generator.status == Status.ACTIVE else _state(generator)
+    why = f"; it is {state}" if state else ""
+    return [
+        f"no throw at {round_.table.number} until the Power Odds random number generator has "
+        f"displayed its selection for round {round_.number}{why} ({POWER_ODDS})"
+    ]
 
 
 def _shaker_refusals(

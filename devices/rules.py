@@ -5,12 +5,14 @@ a round waits for from one and the ways out when it does not come (WAITS).
 Pure Python, like games/rules: the services read it, nothing here touches the database.
 """
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import flow
 from games.rules.core import cite
+from games.rules.craps.paytables import POWER_ODDS as POWER_ODDS_PAYTABLE
 
 BGLO = "tested and approved by the Bureau of Gaming Laboratory Operations (58 Pa. Code § 461a.4)"
 EQUIPMENT = "approved as table game equipment (58 Pa. Code § 601a.10(a))"
@@ -160,13 +162,20 @@ def needs(
         return (lockout, *positions)
     if game == "pai_gow" and rng_only(options):
         return (Need("pai_gow_rng", None, cite("621a.2(e)")),)
-    if game == "craps" and operation in ("hybrid", "electronic"):
-        return (Need("electronic_table", None, KINDS["electronic_table"].cite),)
+    if game == "craps":
+        found = []
+        if operation in ("hybrid", "electronic"):
+            found.append(Need("electronic_table", None, KINDS["electronic_table"].cite))
+        if power_odds_offered(options):
+            # § 623b.5(c): the generator "shall be initiated" before every throw.
+            found.append(Need("power_odds_rng", None, cite("623b.5(c)")))
+        return tuple(found)
     return ()
 
 
 # The options that put a device in charge of a round's step: (the engine's option, its value).
 RNG_START = ("starting_position", "rng")  # Pai Gow, § 621a.6(a)(1)
+POWER_ODDS = ("power_odds", True)  # Craps, § 623b.5(c): the table's options say bool
 AUTOMATED_SHAKER = ("shaker", "automated")  # Sic Bo, § 625a.5(b)(2): fixed as the round opens
 
 
@@ -185,6 +194,11 @@ def uses_automated_shaker(options: Mapping[str, object]) -> bool:
     """Sic Bo: the round's dice are the automated shaker's (its options say so as it opens,
     devices/gates.py `round_shaker`)."""
     return option_is(options, AUTOMATED_SHAKER)
+
+
+def power_odds_offered(options: Mapping[str, object]) -> bool:
+    """Craps: the table offers Power Odds, so its generator selects before every throw."""
+    return option_is(options, POWER_ODDS)
 
 
 def rng_only(options: Mapping[str, object]) -> bool:
@@ -243,10 +257,6 @@ class Wait:
 
 
 # One entry a device that gives a round its next step (docs/regulations.md, Devices).
-# Power Odds (§ 623b.5(c)) is not here: a Craps throw does not wait for the generator's
-# selection (thrown without one, it pays the posted odds), so no round waits on it. A
-# round that did would be one more entry: Wait("craps", "power_odds_rng", SELECTION, ...,
-# ends=frozenset({"power_odds", "throw"}), when=its option, with its ways out).
 WAITS: Mapping[str, Wait] = MappingProxyType(
     {
         wait.kind: wait
@@ -306,6 +316,28 @@ WAITS: Mapping[str, Wait] = MappingProxyType(
                 # § 625a.7(d): the manual shaker once the automated one is out of order.
                 dealer_when=frozenset({OUT_OF_ORDER, RETIRED}),
             ),
+            Wait(
+                "craps",
+                "power_odds_rng",
+                SELECTION,
+                "the Power Odds selection",
+                cite("623b.5(c)"),
+                frozenset({"power_odds", "throw"}),
+                POWER_ODDS,
+                (
+                    WayOut(
+                        OUT_OF_ORDER,
+                        "623b.5(c)",
+                        "Mark the Power Odds generator out of order: this round's throw is then "
+                        "taken without a selection and every wager is paid at the posted odds; "
+                        "no round starts at the table until the generator works again "
+                        "(§ 623b.5(c)).",
+                    ),
+                ),
+                # The text gives no other way to select: only staff marking the generator
+                # out of order lets the round end without one (docs/regulations.md, Devices).
+                dealer_when=frozenset({OUT_OF_ORDER, RETIRED}),
+            ),
         )
     }
 )
@@ -355,3 +387,14 @@ def stale_after(kind: str, overrides: Mapping[str, object] | None = None) -> tup
 def a(label: str) -> str:
     """ "an automated Sic Bo shaker", "a Pai Gow random number generator"."""
     return f"{'an' if label[0] in 'aeiouAEIOU' else 'a'} {label}"
+
+
+def simulated_selection(rng: random.Random) -> dict[str, str]:
+    """A stand-in Power Odds generator's selection, for the demo floor and the tests: how
+    often a real one selects what is the approved device's (the text gives no frequencies,
+    § 623b.5(c)). This one selects nothing one time in four, else one to three of the
+    eligible wagers, each at one of the two odds § 623b.5(d) lists for it."""
+    if rng.random() < 0.25:
+        return {}
+    chosen = rng.sample(sorted(POWER_ODDS_PAYTABLE), rng.randint(1, 3))
+    return {kind: rng.choice(POWER_ODDS_PAYTABLE[kind]).text for kind in sorted(chosen)}

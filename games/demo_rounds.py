@@ -15,7 +15,7 @@ from typing import Any
 
 from casino.services.errors import FloorRefused
 from devices.gates import device_of
-from devices.rules import uses_automated_shaker
+from devices.rules import power_odds_offered, simulated_selection, uses_automated_shaker
 from games.models import Round, SettlementRequest, Wager
 from games.rules.high_roll_dice.settlement import read_first_roll
 from games.rules.pai_gow.house_way import house_way
@@ -158,6 +158,12 @@ def _throw_sic_bo(round_: Round, rng: random.Random, by: Any, now: datetime) -> 
 
 
 def _throw_craps(round_: Round, rng: random.Random, by: Any, now: datetime) -> None:
+    # § 623b.5(c): where the table offers Power Odds its generator selects before the throw.
+    if power_odds_offered(round_.options) and not round_.events.filter(event="power_odds"):
+        generator = device_of(round_.table, "power_odds_rng")
+        if generator is not None and generator.status == generator.Status.ACTIVE:
+            selection = simulated_selection(rng)
+            round_ = result_enter(round_, "power_odds", selection, by=generator, now=now)
     result_enter(round_, "throw", _dice(rng, 2), by=by, now=now)
 
 

@@ -104,6 +104,12 @@ class _PageReads:
                 if device_gates.may_have_number(round_)
                 else None
             ),
+            lambda: (
+                device_gates.may_have_selection(round_)
+                and any(
+                    event == device_gates.SELECTED for event, _ in self.events.get(round_.pk, [])
+                )
+            ),
         )
 
     def recorder(self, round_: Round) -> Callable[[], frozenset[str]]:

@@ -239,10 +239,12 @@ def result_enter(
         # § 625a.7(b): with the illumination device down the round is still settled, and
         # then gaming at the table ceases until the device is fixed.
         unlit = round_.game == "sic_bo" and device_gates.illumination_down(round_.table)
+        cite = device_gates.ILLUMINATION_DOWN if unlit else ""
+        if event == device_gates.SELECTED:
+            cite = device_gates.POWER_ODDS  # the generator's selection, § 623b.5(c)
         _, state = event_step(
-            round_, event, payload, action, by=by, now=now, source=source,
-            cite=device_gates.ILLUMINATION_DOWN if unlit else "",
-        )  # fmt: skip
+            round_, event, payload, action, by=by, now=now, source=source, cite=cite
+        )
         if round_ends(round_, event, state):
             round_.status, round_.result_at = Round.Status.RESULT_ENTERED, now
             round_.save(update_fields=["status", "result_at"])

@@ -77,6 +77,7 @@ TABLE_FIELDS = (
     "max_wager",
     "operation",
     "automated_shaker",
+    "power_odds",
     "layout",
 )
 
@@ -122,7 +123,7 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
         if obj is not None and obj.status != Table.Status.CLOSED:
             return (
                 *self.readonly_fields,
-                "holder", "game", "variant", "operation", "automated_shaker",
+                "holder", "game", "variant", "operation", "automated_shaker", "power_odds",
             )  # fmt: skip
         return self.readonly_fields
 

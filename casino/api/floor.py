@@ -146,6 +146,7 @@ class TableSerializer(serializers.ModelSerializer):
             "max_wager",
             "operation",
             "automated_shaker",
+            "power_odds",
             "layout",
             "status",
             "status_changed_at",

@@ -59,6 +59,12 @@ class Table(models.Model):
     automated_shaker = models.BooleanField(
         default=False, help_text="Sic Bo: an automated shaker (§ 625a.1(d)(2))."
     )
+    power_odds = models.BooleanField(
+        default=False,
+        help_text="Craps: offers Power Odds, where the Rules Submission in force does "
+        "(§ 623b.5(a)); a round starts only with the table's Power Odds random number "
+        "generator active (§ 623b.5(c)).",
+    )
     layout = models.ForeignKey(
         Layout, on_delete=models.PROTECT, null=True, blank=True, related_name="tables"
     )
@@ -114,6 +120,8 @@ class Table(models.Model):
             errors["automated_shaker"] = (
                 "Only a Sic Bo table has an automated shaker (§ 625a.1(d))."
             )
+        if self.power_odds and self.game != "craps":
+            errors["power_odds"] = "Only a Craps or Mini-Craps table offers Power Odds (§ 623b.5)."
         if (
             self.min_wager is not None
             and self.max_wager is not None

@@ -26,6 +26,10 @@ PER_TABLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "three_dice_football": (),
 }
 LIMIT_OPTIONS = ("min_wager", "max_wager")
+# What a Rules Submission offers only where it says so: Power Odds "if specified in its
+# Rules Submission" (§ 623b.5(a)). The engine's own default (offered) serves the scenario
+# contract; a submission on the floor that does not name the option does not offer them.
+NOT_OFFERED_UNLESS_NAMED: dict[str, dict[str, object]] = {"craps": {"power_odds": False}}
 
 
 def _variant_options(game: str, variant: str) -> dict[str, object]:
@@ -44,11 +48,17 @@ def table_options(
     minimum: Decimal | None,
     maximum: Decimal | None,
     submission_options: Mapping[str, object],
+    power_odds: bool | None = None,
 ) -> dict[str, object]:
-    """The engine options at one table: the submission's, with the table's own laid over."""
-    raw = {**submission_options, **_variant_options(game, variant)}
+    """The engine options at one table: the submission's, with the table's own laid over.
+    `power_odds`: whether the table offers Power Odds (a Craps table's own choice, where the
+    submission offers them); None, as the submission says (its PAR sheets, its checks)."""
+    defaults = NOT_OFFERED_UNLESS_NAMED.get(game, {})
+    raw = {**defaults, **submission_options, **_variant_options(game, variant)}
     if game == "craps":
         raw["table_type"] = operation
+        if power_odds is not None:
+            raw["power_odds"] = power_odds and power_odds_offered(submission_options)
     if game == "sic_bo":
         raw["shaker"] = "automated" if automated_shaker else "manual"
     if minimum is not None:
@@ -56,6 +66,12 @@ def table_options(
     if maximum is not None:
         raw["max_wager"] = str(maximum)
     return raw
+
+
+def power_odds_offered(submission_options: Mapping[str, object]) -> bool:
+    """Whether a Craps Rules Submission offers Power Odds (§ 623b.5(a)): only if it says so
+    (JSON true, or "true" as the engine's options take it)."""
+    return submission_options.get("power_odds") in (True, "true")
 
 
 def engine_refusals(game: str, raw: Mapping[str, object]) -> list[str]:

@@ -22,7 +22,7 @@ from casino.rules.equipment import (
     REQUIRED_SETS,
     TILES,
 )
-from casino.rules.submissions import engine_refusals, table_options
+from casino.rules.submissions import engine_refusals, power_odds_offered, table_options
 from casino.services.equipment import set_limit, sets_in_play
 from casino.services.errors import FloorRefused, by_actor, permission_check
 from games.rules.catalog import GAMES_BY_KEY
@@ -65,6 +65,7 @@ def _options_at(table: Table, submission: RulesSubmission) -> dict[str, Any]:
         table.min_wager,
         table.max_wager,
         submission.options,
+        power_odds=table.power_odds,
     )
 
 
@@ -89,6 +90,8 @@ def _rules_refusals(table: Table, now: datetime) -> tuple[list[str], dict[str, o
             reasons.append(f"{name} does not cover the {table.get_variant_display()} variant")
     if table.operation not in submission.table_types:
         reasons.append(f"{name} does not cover {table.operation} tables")
+    if table.power_odds and not power_odds_offered(submission.options):
+        reasons.append(f"{name} does not offer Power Odds (58 Pa. Code § 623b.5(a))")
     options = submission.options
     for bound, test, words in (
         ("min_wager", lambda rs, t: t >= rs, "below"),

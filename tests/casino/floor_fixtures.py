@@ -297,6 +297,7 @@ def compliant_table(
     number: str | None = None,
     operation: str = "manual",
     automated_shaker: bool = False,
+    power_odds: bool = False,
     min_wager: str = "5",
     max_wager: str = "500",
     options: dict[str, Any] | None = None,
@@ -343,6 +344,7 @@ def compliant_table(
         max_wager=Decimal(max_wager),
         operation=operation,
         automated_shaker=automated_shaker,
+        power_odds=power_odds,
         layout=layout,
     )
     table.full_clean()

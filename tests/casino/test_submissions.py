@@ -14,7 +14,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from casino.models import RulesSubmission
-from casino.rules.submissions import PER_TABLE_OPTIONS, submission_refusals
+from casino.rules.submissions import PER_TABLE_OPTIONS, submission_refusals, table_options
 from casino.services import FloorRefused
 from casino.services.par import option_house_edges
 from casino.services.submissions import (
@@ -25,6 +25,7 @@ from casino.services.submissions import (
     submission_submit,
 )
 from games.par import par_document
+from games.rules.craps.options import parse_options
 from gaming.tables import opening_refusals
 from tests.casino.floor_fixtures import T0, compliance, compliant_table, holder_get, operations
 
@@ -158,6 +159,36 @@ def test_623b_4_a_hot_shooter_only_with_hybrid_or_electronic_tables(offered):
     assert craps(["hybrid"], hot_shooter_jackpot=offered) == []
     assert craps(["electronic"], hot_shooter_jackpot=offered) == []
     assert craps(["manual"], hot_shooter_jackpot=False) == []
+
+
+# --- § 623b.5(a): Power Odds "if specified in its Rules Submission" ------------------
+
+
+def test_623b_5_a_power_odds_only_where_the_submission_names_them():
+    """A submission that does not name `power_odds` offers none on the floor (the engine's
+    own default, offered, stays the scenario contract's); a table offers them only where it
+    says so and its submission does; the PAR sheets of a submission follow what it says."""
+
+    def at_table(submission: dict, table: bool | None) -> object:
+        return table_options("craps", "craps", "manual", False, None, None, submission,
+                             power_odds=table)["power_odds"]  # fmt: skip
+
+    assert at_table({}, None) is False
+    assert at_table({"power_odds": True}, None) is True
+    assert at_table({}, True) is False
+    assert at_table({"power_odds": False}, True) is False
+    assert at_table({"power_odds": "true"}, True) is True  # as the engine takes it
+    assert at_table({"power_odds": True}, False) is False
+    assert parse_options({}).power_odds is True  # the scenario contract's default
+    assert craps(["manual"], power_odds="yes") == [
+        "power_odds: must be true or false [Craps, manual]"
+    ]
+    kinds = {w["kind"] for w in par_document("craps", at_options({}))["wagers"]}
+    assert not any(kind.startswith("power_odds:") for kind in kinds)
+
+
+def at_options(submission: dict) -> dict:
+    return table_options("craps", "craps", "manual", False, None, None, submission)
 
 
 # --- § 623a.11(b)(1): the Fire Bet's limits are the text's, not the holder's ---------

@@ -750,17 +750,25 @@ def test_once_the_generator_has_posted_its_number_the_dealers_dice_do_not_replac
 # --- Craps: Power Odds, § 623b.5 ------------------------------------------------------------
 
 
-def power_odds_table() -> tuple[Table, Device]:
-    table = open_table("craps", options={"power_odds": True})
-    generator = register(table, "power_odds_rng", now=T0).device
-    heard(generator, now=T0)
-    return table, fresh_device(generator)
+def power_odds_table(submission_offers: bool = True) -> tuple[Table, Device]:
+    """A Craps table offering Power Odds, open with its generator active (the table needs
+    it, § 623b.5(c): `compliant_table` registers every device the table needs)."""
+    table = open_table("craps", options={"power_odds": submission_offers}, power_odds=True)
+    return table, device_at(table, "power_odds_rng")
+
+
+def throw_refusal(table: Table, round_: Round, why: str = "") -> str:
+    return (
+        f"no throw at {table.number} until the Power Odds random number generator has "
+        f"displayed its selection for round {round_.number}{why} ({code('623b.5(c)')})"
+    )
 
 
 def test_the_power_odds_selection_is_the_generators_and_is_made_before_the_throw():
     """58 Pa. Code § 623b.5(c), (d): after the wagers, before the dice are thrown, the
     generator selects the wagers with increased odds; Any Craps at 14 to 1 pays $140 on $10
-    where the usual 7 to 1 would pay $70. A selection entered by the dealer is refused."""
+    where the usual 7 to 1 would pay $70. A selection entered by the dealer is refused, and
+    so is a throw before the generator has selected."""
     table, generator = power_odds_table()
     round_ = opened(table)
     place(round_, wager("ann", "any_craps", "10"))
@@ -768,7 +776,10 @@ def test_the_power_odds_selection_is_the_generators_and_is_made_before_the_throw
     assert refused(result, round_, "power_odds", {"any_craps": "14 to 1"}) == [
         f"the Power Odds selection is the random number generator's ({code('623b.5(c)')})"
     ]
+    assert refused(result, round_, "throw", [1, 1]) == [throw_refusal(table, round_)]
     assert written(table) == before
+    close(round_)
+    assert refused(result, round_, "throw", [1, 1]) == [throw_refusal(table, round_)]
 
     result_enter(round_, "power_odds", {"any_craps": "14 to 1"}, by=generator, now=T0 + 3 * M)
     selection = fresh(round_).events.get(event="power_odds")
@@ -781,34 +792,109 @@ def test_the_power_odds_selection_is_the_generators_and_is_made_before_the_throw
     assert Resolution.objects.get(round=round_).extra.get("power_odds") == "14 to 1"
 
 
-@pytest.mark.parametrize("state", ["stale", "fault", "missing"])
-def test_with_the_power_odds_generator_down_there_are_no_power_odds_and_the_throw_plays(state):
-    """58 Pa. Code § 623b.5(a), (c): Power Odds are "based upon the results of a random
-    number generator"; with it stale, faulted or missing there are none, and the throw pays
-    Any Craps at its usual 7 to 1 (§ 623a.3): $70 on $10."""
-    if state == "missing":
-        table = open_table("craps", options={"power_odds": True})
-        poster, words = operations(), "missing"
-        generator = None
-    else:
-        table, generator = power_odds_table()
-        generator = down(generator, state, T0 + 30 * S)
-        poster, words = generator, word(state)
+def test_a_selection_of_nothing_lets_the_throw_pay_the_posted_odds():
+    """58 Pa. Code § 623b.5(c): the generator shows "which bet or bets have been selected
+    for which, if any, Power Odds increased payouts": selecting none is a selection, and Any
+    Craps then pays its usual 7 to 1 (§ 623a.3(a)(23)): $70 on $10."""
+    table, generator = power_odds_table()
     round_ = opened(table)
     place(round_, wager("ann", "any_craps", "10"))
-    before = written(table)
+    result_enter(round_, "power_odds", {}, by=generator, now=T0 + 3 * M)
+    result(round_, "throw", [1, 1])
+    settle(round_)
+    assert {ref: (r, net) for ref, (r, net, _) in decided(round_).items()} == {
+        "1.1": ("win", D("70.00"))
+    }
+
+
+@pytest.mark.parametrize("how", ["stale", "fault"])
+def test_a_power_odds_generator_down_during_a_round_holds_the_throw_until_marked_out_of_order(
+    how,
+):
+    """58 Pa. Code § 623b.5(c) (docs/regulations.md, Devices): a generator that goes down
+    after the wagers takes no selection, and the throw waits for it; staff marking it out of
+    order let this round's throw play without Power Odds: Any Craps at 7 to 1, $70 on $10.
+    The next round does not start until the generator works again."""
+    table, generator = power_odds_table()
+    round_ = opened(table)
+    place(round_, wager("ann", "any_craps", "10"))
+    close(round_)
+    generator = down(generator, how, T0 + 3 * M)
     assert refused(
-        result_enter, round_, "power_odds", {"any_craps": "14 to 1"}, by=poster, now=T0 + 3 * M
+        result_enter, round_, "power_odds", {"any_craps": "14 to 1"}, by=generator, now=T0 + 3 * M
     ) == [
-        f"the Power Odds random number generator at {table.number} is {words}: no Power Odds "
-        f"at this table until it works ({code('623b.5(c)')})"
+        f"the Power Odds random number generator at {table.number} is {word(how)}: no Power "
+        f"Odds at this table until it works ({code('623b.5(c)')})"
     ]
-    assert written(table) == before
+    why = f"; it is {word(how)}"
+    assert refused(result, round_, "throw", [1, 1]) == [throw_refusal(table, round_, why)]
+
+    device_out_of_order(generator, "display dark", by=operations(), now=T0 + 4 * M)
     result(round_, "throw", [1, 1])
     settle(round_)
     [(ref, (outcome, net, _))] = decided(round_).items()
     assert (ref, outcome, net) == ("1.1", "win", D("70.00"))
-    assert generator is None or fresh_device(generator).status != Status.ACTIVE
+    assert refused(round_open, table, by=operations(), now=T0 + 6 * M) == [
+        f"the Power Odds random number generator at {table.number} is out of order: display "
+        f"dark ({code('623b.5(c)')})"
+    ]
+
+
+@pytest.mark.parametrize("how", ["stale", "fault"])
+def test_a_table_offering_power_odds_starts_no_round_and_does_not_open_without_its_generator(
+    how,
+):
+    """58 Pa. Code § 623b.5(c): "the random number generator shall be initiated" before
+    every throw, so a table that offers Power Odds starts no round, and does not open, while
+    its generator is down; once it works again the table opens."""
+    table, generator = power_odds_table()
+    down(generator, how, T0 + 30 * S)
+    reason = (
+        f"the Power Odds random number generator at {table.number} is {word(how)} "
+        f"({code('623b.5(c)')})"
+    )
+    assert refused(round_open, table, by=operations(), now=T0 + M) == [reason]
+    table_suspend(table, by=operations(), now=T0 + 2 * M)
+    assert refused(table_open, table, by=operations(), now=T0 + 3 * M) == [reason]
+    back(generator, how, T0 + 4 * M)
+    assert table_open(table, by=operations(), now=T0 + 5 * M).status == Table.Status.OPEN
+
+
+def test_a_table_offering_power_odds_with_no_generator_registered_does_not_open():
+    """58 Pa. Code § 623b.5(c): the refusal names the generator the table lacks."""
+    floor = compliant_table("craps", options={"power_odds": True}, power_odds=True,
+                            with_devices=False)  # fmt: skip
+    assert refused(table_open, floor.table, by=operations(), now=T0) == [
+        f"{floor.table.number} has no Power Odds random number generator registered "
+        f"({code('623b.5(c)')})"
+    ]
+
+
+def test_a_table_that_does_not_offer_power_odds_throws_without_a_generator():
+    """58 Pa. Code § 623b.5(a): Power Odds are offered only where the Rules Submission says
+    so, and then only at the tables that offer them: at another table of the same holder
+    nothing waits for a selection, none is taken, and Any Craps pays 7 to 1."""
+    power_odds_table()
+    table = open_table("craps")
+    assert table_needs(table, T0) == ()
+    round_ = opened(table)
+    place(round_, wager("ann", "any_craps", "10"))
+    assert fresh(round_).options["power_odds"] is False
+    assert refused(result, round_, "power_odds", {"any_craps": "14 to 1"})
+    result(round_, "throw", [1, 1])
+    settle(round_)
+    assert decided(round_)["1.1"][:2] == ("win", D("70.00"))
+
+
+def test_a_table_offering_power_odds_under_a_submission_that_does_not_is_refused():
+    """58 Pa. Code § 623b.5(a): "if specified in its Rules Submission": a table marked as
+    offering Power Odds does not open under a submission that offers none."""
+    floor = compliant_table("craps", options={"power_odds": False}, power_odds=True)
+    refusals = refused(table_open, floor.table, by=operations(), now=T0)
+    assert (
+        f"the Rules Submission in force ({floor.submission}) does not offer Power Odds "
+        f"(58 Pa. Code § 623b.5(a))"
+    ) in refusals
 
 
 # --- Opening: every device the table needs, active --------------------------------------------

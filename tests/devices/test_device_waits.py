@@ -102,8 +102,9 @@ def every_stake_returned(round_: Round, players: dict[str, str]) -> None:
 
 def test_what_a_round_waits_for_is_one_entry_a_device():
     """§ 621a.6(a)(1), § 625a.5(b), (c): the generator's number, the automated shaker's dice,
-    each read from the round's options (a Sic Bo round's shaker is fixed as it opens); a
-    round without them, and Power Odds (a throw does not wait for the selection), none."""
+    each read from the round's options (a Sic Bo round's shaker is fixed as it opens); and
+    § 623b.5(c), the Power Odds selection where the table offers Power Odds; a round
+    without them, none."""
     rng, shaker = rules.WAITS["pai_gow_rng"], rules.WAITS["automated_shaker"]
     assert rules.round_wait("pai_gow", {"starting_position": "rng"}) is rng
     assert rules.round_wait("pai_gow", {"starting_position": "shaker"}) is None
@@ -111,7 +112,16 @@ def test_what_a_round_waits_for_is_one_entry_a_device():
     assert rules.round_wait("sic_bo", {"shaker": "automated"}) is shaker
     assert rules.round_wait("sic_bo", {"shaker": "manual"}) is None
     assert rules.round_wait("sic_bo", {}) is None  # the engine's default: manual
-    assert rules.round_wait("craps", {"power_odds": True}) is None
+    power = rules.WAITS["power_odds_rng"]
+    assert rules.round_wait("craps", {"power_odds": True}) is power
+    assert rules.round_wait("craps", {"power_odds": False}) is None
+    assert rules.round_wait("craps", {}) is None  # a table offers none unless it says so
+    assert (power.report, power.cite, power.ends) == (
+        "selection",
+        code("623b.5(c)"),
+        frozenset({"power_odds", "throw"}),
+    )
+    assert [w.way for w in rules.ways_out(power, {"power_odds": True})] == ["out_of_order"]
     assert (rng.report, rng.cite, rng.ends) == (
         "number",
         code("621a.6(a)(1)"),

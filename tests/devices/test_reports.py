@@ -29,7 +29,6 @@ from games.services.round_state import in_play
 from gaming.devices import device_out_of_order, fault_report
 from tests.casino.floor_fixtures import T0, operations
 from tests.devices.conftest import Clock
-from tests.devices.device_fixtures import heard, register
 from tests.games.round_fixtures import (
     D,
     M,
@@ -262,9 +261,8 @@ def test_the_power_odds_generator_posts_its_selection_before_the_throw(clock):
     """58 Pa. Code § 623b.5(c), (d): after the wagers and before the throw the generator
     selects Any Seven at 8 to 1; a 7 then pays $40 on $5 (the usual 4 to 1, § 623a.3,
     would pay $20)."""
-    table = open_table("craps", options={"power_odds": True})
-    generator = register(table, "power_odds_rng", now=T0).device
-    heard(generator, now=T0)
+    table = open_table("craps", options={"power_odds": True}, power_odds=True)
+    generator = device_at(table, "power_odds_rng")  # the table opened with it (§ 623b.5(c))
     round_ = opened(table)
     place(round_, wager("ann", "any_seven", "5"))
     body = {"table": table.number, "round": 1, "selection": {"any_seven": "8 to 1"}}

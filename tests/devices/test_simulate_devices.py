@@ -25,7 +25,8 @@ from devices.management.commands.simulate_devices import (
 from devices.models import Device, DeviceCredential
 from devices.store import store
 from games.models import Round
-from gaming.rounds import no_more_bets, round_open, wagers_place
+from games.rules.craps.paytables import POWER_ODDS
+from gaming.rounds import no_more_bets, result_enter, round_open, wagers_place
 from gaming.waits import device_waits_check
 from tests.casino.floor_fixtures import compliant_table, operations
 from tests.devices.device_fixtures import heard, register
@@ -240,6 +241,43 @@ def test_the_pai_gow_generator_posts_its_number_once_no_more_bets_is_called(monk
     assert 1 <= number.payload <= 36
     assert called[0] <= number.at <= called[0] + timedelta(seconds=1.5)
     assert sum(f"round {round_.number} number {number.payload}: closed" in x for x in lines) == 1
+
+
+def test_the_power_odds_generator_posts_its_selection_once_no_more_bets_is_called(monkeypatch):
+    """58 Pa. Code § 623b.5(c), (d): after all wagers and before the throw, the generator
+    selects; the simulated one posts a selection of eligible wagers, each at one of the two
+    odds the text lists (`devices.rules.simulated_selection`), and the
+    dealer's throw is then taken."""
+    clock = FakeClock(time.time())
+    monkeypatch.setattr(views, "clock", clock)
+    built = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=10)
+    table = compliant_table(
+        "craps", number="CR-02", options={"power_odds": True}, power_odds=True,
+        open_table=True, now=built,
+    ).table  # fmt: skip
+    generator = Device.objects.get(table=table, kind="power_odds_rng")
+    opened_at = datetime.fromtimestamp(clock.now, tz=UTC) - timedelta(minutes=2)
+    round_ = round_open(table, by=operations(), now=opened_at)
+    wagers_place(round_, [wager("ann", "any_craps", "10")], by=operations(), now=opened_at)
+    called = closing_at(clock, round_, after=4)
+    lines: list[str] = []
+
+    simulation_start(
+        holder=table.holder.name, send=client_send(Client()), write=lines.append,
+        quiet=["none"], clock=clock, wait=clock.wait, seconds=7, reports=True,
+        rng=random.Random(5),
+    ).run()  # fmt: skip
+
+    selection = Round.objects.get(pk=round_.pk).events.get(event="power_odds")
+    assert (selection.source, selection.device_id) == ("device", generator.pk)
+    listed = {kind: {odds.text for odds in both} for kind, both in POWER_ODDS.items()}
+    assert 1 <= len(selection.payload) <= 3  # this seed's draw selects some
+    assert all(odds in listed[kind] for kind, odds in selection.payload.items())
+    assert called[0] <= selection.at <= called[0] + timedelta(seconds=1.5)
+    assert sum(f"round {round_.number} Power Odds" in line for line in lines) == 1
+    result_enter(Round.objects.get(pk=round_.pk), "throw", [1, 1], by=operations(),
+                 now=called[0] + timedelta(seconds=5))  # fmt: skip
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.RESULT_ENTERED
 
 
 def test_no_reports_silences_a_device_s_reports_and_keeps_its_heartbeats(monkeypatch, settings):

@@ -15,8 +15,10 @@ the admin shows a device going stale and recovering (--quiet-for 0: quiet for go
 
 The devices report as real ones do, signed like every device request: once "no more bets"
 is called at its table, an active automated Sic Bo shaker throws the round's dice
-(§ 625a.5(c)) and an active Pai Gow random number generator posts the round's starting
-number, 1 to 36 (§ 621a.6(a)(1)), unless the round has one; within a second or so. So a
+(§ 625a.5(c)), an active Pai Gow random number generator posts the round's starting
+number, 1 to 36 (§ 621a.6(a)(1)), unless the round has one, and an active Power Odds
+generator its selection for the throw (§ 623b.5(c), devices.rules.simulated_selection);
+within a second or so. So a
 round an integrator closes at such a table is decided with no step of theirs. `--no-reports`
 silences every device's reports, `--no-reports SERIAL ...` those devices' only (they keep
 their heartbeats: a device that works but does not report, the way out of docs/api.md).
@@ -65,7 +67,8 @@ SUMMARY_SECONDS = 30.0
 RETRY_SECONDS = 3.0
 REPORT_CHECK_SECONDS = 1.0
 RNG_NUMBERS = (1, 36)
-RESULTS = (rules.DICE, rules.NUMBER)  # what the loop reports: a shaker's dice, a number
+# What the loop reports: a shaker's dice, a Pai Gow number, a Power Odds selection.
+RESULTS = (rules.DICE, rules.NUMBER, rules.SELECTION)
 MAX_WAIT = 0.5  # the loop looks at the clock at least this often
 
 # send(path, body, headers) -> (status, body); ServerDown when no answer came.
@@ -152,7 +155,7 @@ class Simulated:
 
     @property
     def reporting(self) -> bool:
-        """A shaker or a Pai Gow generator, not quiet, its reports not silenced."""
+        """A shaker or a generator, not quiet, its reports not silenced."""
         return self.reports in RESULTS and not (self.silent or self.reports_off)
 
 
@@ -379,6 +382,9 @@ class Simulator:
         if device.reports == rules.DICE:
             value: Any = [self.rng.randint(1, 6) for _ in range(3)]
             what = "dice " + "-".join(map(str, value))
+        elif device.reports == rules.SELECTION:
+            value = rules.simulated_selection(self.rng)
+            what = "Power Odds " + (", ".join(f"{k} {v}" for k, v in value.items()) or "none")
         else:
             value = self.rng.randint(*RNG_NUMBERS)
             what = f"number {value}"

@@ -35,9 +35,11 @@ class Command(BaseCommand):
                 f"Game state rebuilt from the {recall.earlier_rounds} earlier round(s) it continues"
             )
         out("Events:")
-        for event in round_.events.order_by("seq"):
+        for event in round_.events.select_related("device").order_by("seq"):
             cite = f"  ({event.cite})" if event.cite else ""
-            out(f"  #{event.seq} {event.event} {json.dumps(event.payload)}{cite}")
+            device = event.device
+            by = f"  from {device.get_kind_display()} {device.serial_number}" if device else ""
+            out(f"  #{event.seq} {event.event} {json.dumps(event.payload)}{by}{cite}")
         out("Resolutions:")
         for decision in recall.decisions:
             shown = decision.stored or decision.replayed

@@ -56,6 +56,7 @@ def _offer(options: CrapsOptions, bet: Bet) -> Offer:
             f"in units of {UNITS[wager_type]}: a multiple of ${UNITS[wager_type]} ({bet.section})"
         )
     payouts, paid_under = _payouts(options, bet)
+    payouts += _power_odds(options, bet)
     return Offer(
         kind=bet.kind,
         label=_label(bet),
@@ -162,6 +163,36 @@ def _payouts(options: CrapsOptions, bet: Bet) -> tuple[tuple[Payout, ...], str]:
             Payout("any other 6, 7 or 8", even.text),
         ), "623a.5(a)"
     return _side_payouts(options, bet)
+
+
+# § 623b.5(d): the eligible wagers' Power Odds keys (table.power_odds_select), with the part
+# of the wager each raises; the others are raised as a whole.
+_POWER_ODDS_PARTS = {
+    "horn": (
+        ("horn:3-11", "3 or 11 (a quarter of the wager)"),
+        ("horn:2-12", "2 or 12 (a quarter)"),
+    ),
+    "c_and_e": (
+        ("c_and_e:craps", "2, 3 or 12 (the whole wager)"),
+        ("c_and_e:11", "11 (the whole wager)"),
+    ),
+}
+
+
+def _power_odds(options: CrapsOptions, bet: Bet) -> tuple[Payout, ...]:
+    """Where the table offers Power Odds, an eligible wager's increased odds when the
+    generator selects it for the throw (§ 623b.5(c), (d)): one of the two the text lists."""
+    if not options.power_odds:
+        return ()
+    parts = _POWER_ODDS_PARTS.get(bet.kind, ((bet.kind, ""),))
+    return tuple(
+        Payout(
+            f"{what + ' ' if what else ''}selected for Power Odds (§ 623b.5(d))",
+            " or ".join(odds.text for odds in paytables.POWER_ODDS[key]),
+        )
+        for key, what in parts
+        if key in paytables.POWER_ODDS
+    )
 
 
 def _side_payouts(options: CrapsOptions, bet: Bet) -> tuple[tuple[Payout, ...], str]:
