@@ -130,6 +130,58 @@ def test_odds_called_off_through_the_api_are_returned_when_their_bet_loses():
     }
 
 
+@pytest.mark.parametrize(
+    ("returned", "net", "vigorish"),
+    [(True, "0.00", "0.00"), (False, "-1.00", "1.00")],
+)
+def test_623a_5_g_3_a_buy_taken_down_through_the_api_returns_or_keeps_the_vig(
+    returned, net, vigorish
+):
+    """58 Pa. Code § 623a.5(g)(3), § 623a.4(c); docs/regulations.md, Craps 7. Under a Rules
+    Submission collecting 5% on placement, ann's $20 Buy on the 4 pays 5% of $20 = $1.00;
+    she takes it down (`remove`) before a 5 is thrown. Her $20 stake comes back either way;
+    with vig_returned_on_removal true so does the $1.00 (void, net 0.00), with false the
+    $1.00 stays, posted to fees (void, net -1.00)."""
+    play = craps_table(vig_collected="on_placement", vig_returned_on_removal=returned)
+    first = play.round_open()
+    play.wagers(first, ann("pass", "10"))
+    assert play.throw(first, [4, 2]) == {}  # the point is 6
+    second = play.round_open()
+    assert play.wagers(second, ann("buy:4", "20")) == ["2.1"]
+    play.event(second, "remove", ["2.1"])
+    assert play.throw(second, [2, 3]) == {"2.1": f"void {net} 58 Pa. Code § 623a.4(c)"}
+
+    buy = Wager.objects.get(table=play.table, ref="2.1")
+    answer = play.client.get(f"{API}/resolutions/", {"wager": buy.pk})
+    assert answer.status_code == 200, answer.content[:2000]
+    [resolution] = answer.json()["results"]
+    shown = ("result", "stake", "net", "winnings", "vigorish")
+    assert {name: resolution[name] for name in shown} == {
+        "result": "void",
+        "stake": "20.00",
+        "net": net,
+        "winnings": "0.00",
+        "vigorish": vigorish,
+    }
+    answer = play.client.get(f"{API}/ledger-lines/", {"wager": buy.pk, "page_size": 50})
+    assert answer.status_code == 200, answer.content[:2000]
+    lines = sorted(
+        (line["account"], line["kind"], line["amount"]) for line in answer.json()["results"]
+    )
+    # Placed: $20 from ann to the layout; taken down: the $20 back; kept: $1.00 to fees.
+    expected = [
+        ("layout", "stake", "20.00"),
+        ("layout", "stake_returned", "-20.00"),
+        ("player", "stake", "-20.00"),
+        ("player", "stake_returned", "20.00"),
+    ]
+    if not returned:
+        expected += [("fees", "vigorish", "1.00"), ("player", "vigorish", "-1.00")]
+    assert lines == sorted(expected)
+    player_lines = sum(Decimal(a) for account, _, a in lines if account == "player")
+    assert player_lines == Decimal(net)  # ann's lines for the wager add up to its net
+
+
 def test_come_odds_are_off_on_the_come_out_unless_called_on():
     """docs/regulations.md (Craps reading 11): Come odds do not work on a come out roll
     unless called on. A Come bet on 9 wins on a come out 9; its odds are returned."""

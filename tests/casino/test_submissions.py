@@ -134,6 +134,20 @@ def test_623a_5_g_3_vigorish_above_5_percent_refused(vig):
     ]
 
 
+@pytest.mark.parametrize("returned", [True, False, "true", "false"])
+@pytest.mark.parametrize("collected", ["on_placement", "on_win"])
+def test_623a_5_g_3_vig_returned_on_removal_accepted_with_either_procedure(returned, collected):
+    # docs/regulations.md, Craps 7: with on_win it has no effect, and is not refused.
+    assert craps(vig_collected=collected, vig_returned_on_removal=returned) == []
+
+
+@pytest.mark.parametrize("returned", ["yes", 1, None, "kept"])
+def test_623a_5_g_3_vig_returned_on_removal_not_true_or_false_refused(returned):
+    assert craps(vig_collected="on_placement", vig_returned_on_removal=returned) == [
+        "vig_returned_on_removal: must be true or false [Craps, manual]"
+    ]
+
+
 # --- § 623b.2(a) Lucky Shooter, § 623b.4(a) Hot Shooter Jackpot ----------------------
 
 LUCKY = (

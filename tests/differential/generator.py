@@ -204,6 +204,7 @@ def _craps_options(rng: random.Random) -> tuple[str, dict[str, object]]:
         "power_odds": rng.random() < 0.7,
         "come_odds_working_on_come_out": rng.random() < 0.5,
         "dont_come_odds_working_on_come_out": rng.random() < 0.5,
+        "vig_returned_on_removal": rng.random() < 0.5,
     }
     # A Rules Submission offers these only on the tables that may have them (§ 623b.2(a),
     # § 623b.4(a)): a submission naming them for another table is refused.

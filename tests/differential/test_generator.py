@@ -101,6 +101,7 @@ def test_the_default_run_covers_every_game_option_event_and_wager_kind() -> None
         *(f"craps:{o}={b}" for o in ("power_odds", "hot_shooter_jackpot") for b in (True, False)),
         *(f"craps:come_odds_working_on_come_out={b}" for b in (True, False)),
         *(f"craps:dont_come_odds_working_on_come_out={b}" for b in (True, False)),
+        *(f"craps:vig_returned_on_removal={b}" for b in (True, False)),
         *(f"craps:kind:{k.split(':')[0]}" for k in (*_CRAPS_KINDS, *_CRAPS_SIDE, "odds")),
         *(f"craps:event:{e}" for e in ("remove", "working", "pass_dice", "power_odds")),
         "craps:event:no_roll",

@@ -692,6 +692,87 @@ def test_623a_5_g_3_removed_buy_returns_the_vig_taken_at_placement() -> None:
     assert result["open"] == []
 
 
+# docs/regulations.md, Craps 7: a Buy or Lay removed or reduced (§ 623a.4(c)) with the
+# vigorish collected at placement (§ 623a.5(g)(3)); the Rules Submission's
+# vig_returned_on_removal says whether that vigorish goes back (true, the default) or stays.
+ON_PLACEMENT = {"vig_collected": "on_placement"}
+TAKEN_DOWN = C("623a.4(c)")
+
+
+def taken_down(kind: str, amount: str, **options: object) -> dict:
+    """A Buy or Lay placed with the point 6 on, then taken down: its resolution."""
+    result = play(roll(3, 3), bets(w("b", kind, amount)), {"remove": ["b"]}, **options)
+    assert result["open"] == []
+    return resolution(result, "b")
+
+
+def test_623a_5_g_3_vig_returned_on_removal_by_default_and_when_true() -> None:
+    # Buy 4 $20 at 5%: 1.00 collected at placement; taken down, stake and 1.00 come back.
+    returned = {"wager": "b", "result": "void", "net": "0.00", "cite": TAKEN_DOWN}
+    assert taken_down("buy:4", "20", **ON_PLACEMENT) == returned
+    assert taken_down("buy:4", "20", vig_returned_on_removal=True, **ON_PLACEMENT) == returned
+    assert taken_down("buy:4", "20", vig_returned_on_removal="true", **ON_PLACEMENT) == returned
+
+
+@pytest.mark.parametrize(
+    ("kind", "amount", "vig"),
+    [
+        ("buy:4", "20", "1.00"),  # 5% of 20
+        ("lay:10", "40", "2.00"),  # 5% of 40
+        ("buy:8", "7.77", "0.38"),  # 5% of 7.77 = 0.3885, rounded down
+    ],
+)
+def test_623a_5_g_3_vig_kept_on_removal_when_the_submission_says_so(kind, amount, vig) -> None:
+    # The stake comes back; the vigorish collected at placement stays: net -vig.
+    assert taken_down(kind, amount, vig_returned_on_removal=False, **ON_PLACEMENT) == {
+        "wager": "b",
+        "result": "void",
+        "net": f"-{vig}",
+        "cite": TAKEN_DOWN,
+        "vig": vig,
+    }
+
+
+def test_623a_5_g_3_vig_kept_on_removal_has_no_effect_when_collected_on_a_win() -> None:
+    # on_win collects nothing before a win: nothing to keep, and a win pays as ever.
+    kept = {"vig_returned_on_removal": False, "vig_collected": "on_win"}
+    assert taken_down("buy:4", "20", **kept) == {
+        "wager": "b",
+        "result": "void",
+        "net": "0.00",
+        "cite": TAKEN_DOWN,
+    }
+    assert after_point("buy:4", (2, 2), "20", **kept) == (WIN, "39.00", C("623a.3(a)(41)(i)"))
+
+
+@pytest.mark.parametrize(
+    ("returned", "won", "lost", "vig"),
+    [
+        # Buy 4 $40 (2.00 collected) reduced to $20: the vigorish is that of $20, 1.00;
+        # won 20 * 2 = 40 - 1.00; lost -(20 + 1.00).
+        (True, "39.00", "-21.00", "1.00"),
+        # Kept: the 2.00 collected on $40 stays; won 40 - 2.00; lost -(20 + 2.00).
+        (False, "38.00", "-22.00", "2.00"),
+    ],
+)
+def test_623a_5_g_3_reduced_buy_keeps_or_returns_the_vig_on_the_part_taken_down(
+    returned, won, lost, vig
+) -> None:
+    options = {"vig_returned_on_removal": returned, **ON_PLACEMENT}
+    for dice, outcome in (((2, 2), (WIN, won, "(i)")), ((3, 4), (LOSE, lost, "(ii)"))):
+        result = play(
+            roll(3, 3),
+            bets(w("b", "buy:4", "40")),
+            {"remove": [{"id": "b", "reduce_to": "20"}]},
+            roll(*dice),
+            **options,
+        )
+        assert result["steps"][2]["reduced"] == [{"wager": "b", "amount": "20.00"}]
+        result_, net, paragraph = outcome
+        assert decided(result) == {"b": (result_, net, C(f"623a.3(a)(41){paragraph}"))}
+        assert resolution(result, "b")["vig"] == vig
+
+
 def test_623a_3_a_41_and_42_buy_and_lay_only_when_offered() -> None:
     for kind in ("buy:4", "lay:4"):
         assert is_refused(kind, "20", before=((3, 3),), buy_lay=False), kind
@@ -1819,6 +1900,7 @@ def test_623a_4_e_mini_craps_seat_held_while_the_player_has_wagers() -> None:
         ({"max_odds_multiple": "11"}, "options.max_odds_multiple"),
         ({"vig_percent": "5.5"}, "options.vig_percent"),
         ({"vig_collected": "weekly"}, "options.vig_collected"),
+        ({"vig_returned_on_removal": "sometimes"}, "options.vig_returned_on_removal"),
         ({"fire_bet_paytable": "C"}, "options.fire_bet_paytable"),
         ({"lucky_shooter_paytable": "E"}, "options.lucky_shooter_paytable"),
         ({"bonus_craps_paytable": "3"}, "options.bonus_craps_paytable"),

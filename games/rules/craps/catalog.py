@@ -125,7 +125,10 @@ def _payouts(options: CrapsOptions, bet: Bet) -> tuple[tuple[Payout, ...], str]:
         table, section = _BY_NUMBER[wager_type]
         lines = _win(table[number])
         if wager_type in (bets.BUY, bets.LAY):
-            when = "on placement" if options.vig_collected == "on_placement" else "on a win"
+            when = "on a win"
+            if options.vig_collected == "on_placement":
+                back = "returned" if options.vig_returned_on_removal else "kept"
+                when = f"on placement, {back} if the bet is taken down"
             vig = f"{options.vig_percent}% of the wager, collected {when}"
             lines += (Payout("vigorish (§ 623a.5(g)(3))", vig),)
         return lines, section

@@ -33,6 +33,7 @@ OPTION_NAMES = (
     "buy_lay",
     "vig_percent",
     "vig_collected",
+    "vig_returned_on_removal",
     "fire_bet_paytable",
     "hot_roller_paytable",
     "lucky_shooter_paytable",
@@ -63,6 +64,10 @@ class CrapsOptions:
     buy_lay: bool = True
     vig_percent: Decimal = Decimal(5)
     vig_collected: str = "on_win"
+    # A vigorish collected at placement, on a Buy or Lay removed or reduced (§ 623a.4(c)):
+    # the text is silent; returned by default (docs/regulations.md, Craps 7). With
+    # `on_win` nothing is collected before a win, so the option has no effect.
+    vig_returned_on_removal: bool = True
     fire_bet_paytable: str | None = "A"
     hot_roller_paytable: str | None = "A"
     lucky_shooter_paytable: str | None = "A"
@@ -97,6 +102,7 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
         buy_lay=option_flag(raw, "buy_lay", True),
         vig_percent=_vig_percent(raw),
         vig_collected=option_choice(raw, "vig_collected", VIG_COLLECTED, "on_win"),
+        vig_returned_on_removal=option_flag(raw, "vig_returned_on_removal", True),
         power_odds=option_flag(raw, "power_odds", True),
         hot_shooter_jackpot=option_flag(raw, "hot_shooter_jackpot", True),
         table_type=option_choice(raw, "table_type", TABLE_TYPES, "manual"),
@@ -117,6 +123,7 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
         "buy_lay": options.buy_lay,
         "vig_percent": str(options.vig_percent),
         "vig_collected": options.vig_collected,
+        "vig_returned_on_removal": options.vig_returned_on_removal,
     }
     for name in _PAYTABLE_CHOICES:
         value = getattr(options, name)

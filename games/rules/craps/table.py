@@ -380,16 +380,23 @@ def wagers_remove(
             reduced.append({"wager": wager_id, "amount": format_money(reduce_to)})
         except RuleViolation as violation:
             rejected.append(Rejection(violation.message, wager_id, violation.cite))
-    resolutions = tuple(
-        Resolution(e.wager.id, "void", ZERO, cite(_removal_section(e.bet)))
-        for e in table.layout
-        if e.wager.id in removed
-    )
+    resolutions = tuple(_taken_down(e, options) for e in table.layout if e.wager.id in removed)
     new_table = replace(table, layout=tuple(layout.values()))
     extra: dict[str, object] = dict(new_table.summary())
     if reduced:
         extra["reduced"] = reduced
     return new_table, StepOutcome((), tuple(rejected), resolutions, extra)
+
+
+def _taken_down(entry: OnLayout, options: CrapsOptions) -> Resolution:
+    """A wager taken down: its stake returned (`void`). A vigorish collected at placement is
+    returned too, or kept inside the net if the Rules Submission says so (§ 623a.5(g)(3);
+    docs/regulations.md, Craps 7)."""
+    section = cite(_removal_section(entry.bet))
+    if not entry.vig_paid or options.vig_returned_on_removal:
+        return Resolution(entry.wager.id, "void", ZERO, section)
+    extra = {"vig": format_money(entry.vig_paid)}
+    return Resolution(entry.wager.id, "void", -entry.vig_paid, section, extra)
 
 
 def _removal_section(bet: Bet) -> str:
@@ -413,8 +420,10 @@ def _reduced(options: CrapsOptions, entry: OnLayout, amount: Decimal) -> OnLayou
             cite(_removal_section(entry.bet)),
         )
     amount_check(entry.bet, amount, options)
-    vig = vigorish(amount, options) if entry.vig_paid else ZERO
-    return entry._replace(amount=amount, vig_paid=vig)
+    if not entry.vig_paid or not options.vig_returned_on_removal:
+        return entry._replace(amount=amount)  # a vigorish kept stays what was collected
+    # Returned: the vigorish on the part taken down, so what stays is that of the new amount.
+    return entry._replace(amount=amount, vig_paid=vigorish(amount, options))
 
 
 def _names_no_wager(table: CrapsTable, what: str) -> tuple[CrapsTable, StepOutcome]:
