@@ -454,3 +454,28 @@ def test_posted_table_limits_reject_wagers_outside_them() -> None:
     assert _rejected("big", "500.01", max_wager="500") == ("The table maximum wager is $500.00.")
     placed, _ = _round([_wager("w1", "big", "500")], [1, 2, 3], min_wager="5", max_wager="500")
     assert placed.accepted == ("w1",)
+
+
+def test_625a_3_one_player_may_hold_opposing_and_repeated_wagers() -> None:
+    """Chapter 625a limits no player to one wager a spot or one side: § 625a.3 says a player
+    "may" place each of its wagers and § 625a.4(a) only that a wager is chips on the layout.
+    So one player's Small and Big, and two wagers on Total 9, are all taken and each decided
+    on its own: 3-2-4 (9) wins Small 1 to 1 (10.00), loses Big (-10.00), and each Total 9
+    pays 6 to 1 (60.00 and 30.00)."""
+    placed, thrown = _round(
+        [
+            _wager("w1", "small"),
+            _wager("w2", "big"),
+            _wager("w3", "total:9"),
+            _wager("w4", "total:9", "5"),
+        ],
+        [3, 2, 4],
+    )
+    assert placed.accepted == ("w1", "w2", "w3", "w4"), placed.rejected
+    got = {r.wager: (r.result, str(r.net)) for r in thrown.resolutions}
+    assert got == {
+        "w1": ("win", "10.00"),
+        "w2": ("lose", "-10.00"),
+        "w3": ("win", "60.00"),
+        "w4": ("win", "30.00"),
+    }
