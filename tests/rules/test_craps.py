@@ -2025,3 +2025,45 @@ def test_only_the_wagers_in_optional_and_timed_can_be_refused_by_those_checks(
     monkeypatch.undo()
     assert refused_offer == placement.OPTIONAL
     assert refused_timing == placement.TIMED
+
+
+# --- § 623a.3(b), § 623a.5(i): the limits bind each wager; one player's several wagers ---------
+
+
+def test_623a_5_i_the_posted_maximum_binds_each_wager_not_a_players_total_on_a_number():
+    """§ 623a.5(i): the holder "may not accept any wager in excess of the maximum bet
+    posted"; the text speaks of a wager, and says nothing of a player's wagers together.
+    Two $3,000 Place Bets on the 6 by one player under the $5,000 default maximum are both
+    taken and each paid 7 to 6 ($3,500.00); one of $5,000.01 is refused."""
+    result = play(
+        bets(w("a", "pass")),
+        roll(2, 2),  # point 4
+        bets(w("c", "place:6", "3000"), w("d", "place:6", "3000"), w("e", "place:6", "5000.01")),
+        roll(3, 3),
+    )
+    assert result["steps"][2]["accepted"] == ["c", "d"]
+    assert refused(result, 2) == ["e"]
+    got = decided(result)
+    assert (got["c"][:2], got["d"][:2]) == (("win", "3500.00"), ("win", "3500.00"))
+
+
+def test_623a_3_a_one_player_may_hold_pass_and_dont_pass_together():
+    """§ 623a.3(a) lets "a player" make each wager and forbids no pairing: one player's
+    $10 Pass and $10 Don't Pass are both taken. A come out 12 loses the Pass (-10.00) and
+    bars the Don't Pass (push 0.00, § 623a.3(a)(2)(iii)); a come out 7 then wins the new
+    Pass pair's Pass and loses its Don't Pass."""
+    result = play(
+        bets(w("a", "pass"), w("b", "dont_pass")),
+        roll(6, 6),
+        bets(w("c", "pass"), w("d", "dont_pass")),
+        roll(3, 4),
+    )
+    assert result["steps"][0]["accepted"] == ["a", "b"]
+    assert {k: v[:2] for k, v in decided(result, 1).items()} == {
+        "a": ("lose", "-10.00"),
+        "b": ("push", "0.00"),
+    }
+    assert {k: v[:2] for k, v in decided(result, 3).items()} == {
+        "c": ("win", "10.00"),
+        "d": ("lose", "-10.00"),
+    }

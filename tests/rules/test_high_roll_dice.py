@@ -939,3 +939,24 @@ def test_675a_6_j_k_tie_of_pairs_goes_to_the_higher_rank_with_six_dice():
     got = by_id(result["steps"][1])
     assert got["w1"]["net"] == "27.75" and got["w1"]["cite"] == "58 Pa. Code § 675a.6(j)"
     assert got["w2"]["net"] == "2.77" and got["w2"]["cite"] == "58 Pa. Code § 675a.6(k)"
+
+
+# --- § 675a.4(a): a throw with nothing on the layout -------------------------------------
+
+
+def test_675a_4_a_throw_with_no_wager_on_the_layout_settles_nothing_and_the_next_round_opens():
+    """§ 675a.4(a)-(f) describe a round with wagers; the text is silent on a throw with none.
+    It is taken (the dealer may throw to an empty layout), decides nothing, awaits no extra
+    roll (no one purchased one, § 675a.4(g)), and the next `wagers` step opens a new round:
+    a $5 Pip Street on the 5 then wins at 4 to 1 on four 5s (20.00)."""
+    result = play(
+        [
+            {"throw": [1, 1, 1, 2, 2, 3, 4, 5, 6, 6]},
+            {"wagers": [wager("w1", "pip:5", "5")]},
+            {"throw": [5, 5, 5, 5, 6, 6, 6, 1, 1, 4]},
+        ]
+    )
+    empty, placed, decided = result["steps"]
+    assert empty["rejected"] == [] and empty["resolutions"] == []
+    assert placed["rejected"] == []
+    assert by_id(decided)["w1"]["result"] == "win" and by_id(decided)["w1"]["net"] == "20.00"

@@ -29,8 +29,9 @@ from games.rules.pai_gow.dealing import (
     starting_place,
 )
 from games.rules.pai_gow.house_way import house_way
+from games.rules.pai_gow.options import describe_options, parse_options
 from games.rules.pai_gow.ranking import beats, hand_strength, hand_value, pair_rank
-from games.rules.pai_gow.settlement import vigorish
+from games.rules.pai_gow.settlement import Centre, vigorish
 from games.rules.pai_gow.tiles import TILE_SET, TILES, Tile, parse_tile, tile_rank
 from games.rules.registry import engine_get
 from games.scenario import run_scenario
@@ -727,6 +728,75 @@ def test_621a_8_k_vigorish_5_percent_rounded_up_to_25_cents(won: str, vig: str) 
 def test_621a_8_k_vigorish_never_more_than_the_amount_won() -> None:
     """Spec reading of § 621a.8(k): rounding up never takes more than the amount won."""
     assert vigorish(Decimal("0.20")) == Decimal("0.20")
+
+
+@pytest.mark.parametrize(
+    ("won", "quarter", "cent"),
+    [
+        ("17", "1.00", "0.85"),  # 0.85: up to 1.00, or 0.85 as it is
+        ("10.10", "0.75", "0.50"),  # 0.505: up to 0.75, or down to 0.50 (never above 5%)
+        ("100", "5.00", "5.00"),  # a multiple of $5: the same either way
+    ],
+)
+def test_621a_8_k_vigorish_rounded_off_to_25_cents_only_if_the_rules_submission_says(
+    won: str, quarter: str, cent: str
+) -> None:
+    """58 Pa. Code § 621a.8(k): the holder "may round off the vigorish to 25 cents or the
+    next highest multiple of 25 cents". `vig_rounding` "quarter" (default) rounds up;
+    "cent" charges 5% exactly, down to the cent where it is a fraction of one."""
+    assert vigorish(Decimal(won)) == Decimal(quarter)
+    assert vigorish(Decimal(won), "quarter") == Decimal(quarter)
+    assert vigorish(Decimal(won), "cent") == Decimal(cent)
+
+
+def test_621a_8_k_vig_rounding_option_parsed_described_and_refused() -> None:
+    """§ 621a.8(k): the default is today's (rounded up to 25 cents) and is not shown, so the
+    stored default PAR sheet holds; "cent" is shown; anything else is malformed."""
+    assert parse_options({}).vig_rounding == "quarter"
+    assert "vig_rounding" not in describe_options(parse_options({}))
+    assert "vig_rounding" not in describe_options(parse_options({"vig_rounding": "quarter"}))
+    cent = parse_options({"vig_rounding": "cent"})
+    assert cent.vig_rounding == "cent"
+    assert describe_options(cent)["vig_rounding"] == "cent"
+    with pytest.raises(MalformedInput):
+        parse_options({"vig_rounding": "dollar"})
+
+
+def test_621a_9_o_bank_surplus_vigorish_follows_the_vig_rounding() -> None:
+    """§ 621a.9(o) charges the bank's surplus "a 5% vigorish in accordance with
+    § 621a.8": $27 surplus, 5% = 1.35, rounded up to 1.50 (net 25.50) or 1.35 as it is
+    (net 25.65)."""
+    quarter = Centre(Decimal("27"), Decimal("0"), co_bank=False)
+    cent = Centre(Decimal("27"), Decimal("0"), co_bank=False, vig_rounding="cent")
+    assert (quarter.vig, quarter.bank_net) == (Decimal("1.50"), Decimal("25.50"))
+    assert (cent.vig, cent.bank_net) == (Decimal("1.35"), Decimal("25.65"))
+
+
+@pytest.mark.parametrize(
+    ("rounding", "net", "vig"), [("quarter", "16.00", "1.00"), ("cent", "16.15", "0.85")]
+)
+def test_621a_8_k_a_won_round_under_each_vig_rounding(rounding: str, net: str, vig: str) -> None:
+    """§ 621a.8(k), a whole round: the dealer's 5-6, 1-6, 2-2, 1-5 is set 5-6 + 1-6 (8)
+    high, 2-2 + 1-5 (0) low; a $17 wager on mixed Eights and 4-4 + 4-6 (value 8) wins
+    both hands: 17 less 0.85, rounded up to 1.00 by default or kept at 0.85 with "cent"."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "17", 1)]},
+            {
+                "deal": {
+                    "dealer": ["5-6", "1-6", "2-2", "1-5"],
+                    "positions": {"1": ["4-4", "4-6", "2-6", "3-5"]},
+                }
+            },
+            {"set": {"w1": {"high": ["3-5", "2-6"], "low": ["4-4", "4-6"]}}},
+            {"reveal": True},
+        ],
+        vig_rounding=rounding,
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    (resolution,) = result["steps"][3]["resolutions"]
+    assert (resolution["result"], resolution["net"], resolution["vig"]) == ("win", net, vig)
 
 
 # Whole rounds through the scenario runner.

@@ -454,3 +454,136 @@ def test_posted_table_limits_reject_wagers_outside_them() -> None:
     assert _rejected("big", "500.01", max_wager="500") == ("The table maximum wager is $500.00.")
     placed, _ = _round([_wager("w1", "big", "500")], [1, 2, 3], min_wager="5", max_wager="500")
     assert placed.accepted == ("w1",)
+
+
+def test_625a_3_one_player_may_hold_opposing_and_repeated_wagers() -> None:
+    """Chapter 625a limits no player to one wager a spot or one side: § 625a.3 says a player
+    "may" place each of its wagers and § 625a.4(a) only that a wager is chips on the layout.
+    So one player's Small and Big, and two wagers on Total 9, are all taken and each decided
+    on its own: 3-2-4 (9) wins Small 1 to 1 (10.00), loses Big (-10.00), and each Total 9
+    pays 6 to 1 (60.00 and 30.00)."""
+    placed, thrown = _round(
+        [
+            _wager("w1", "small"),
+            _wager("w2", "big"),
+            _wager("w3", "total:9"),
+            _wager("w4", "total:9", "5"),
+        ],
+        [3, 2, 4],
+    )
+    assert placed.accepted == ("w1", "w2", "w3", "w4"), placed.rejected
+    got = {r.wager: (r.result, str(r.net)) for r in thrown.resolutions}
+    assert got == {
+        "w1": ("win", "10.00"),
+        "w2": ("lose", "-10.00"),
+        "w3": ("win", "60.00"),
+        "w4": ("win", "30.00"),
+    }
+
+
+# The readings of docs/regulations.md (Sic Bo) that the tests above do not hold.
+
+
+def test_625a_5_e_resolutions_follow_the_placement_not_the_losers_first() -> None:
+    """§ 625a.5(e) has the dealer collect the losing wagers, then pay the winners; the
+    order of his hands changes no amount, so the resolutions keep the order of placement
+    (reading 16). 5-5-2 totals 12: Big wins 10.00; Small loses -10.00; One of a Kind on 5
+    shows on two dice, 2 to 1, 20.00; Three of a Kind on 1 loses -10.00. Win, lose, win,
+    lose: neither losers first nor winners first."""
+    _, thrown = _round(
+        [
+            _wager("a", "big"),
+            _wager("b", "small", player="p2"),
+            _wager("c", "single:5"),
+            _wager("d", "triple:1", player="p2"),
+        ],
+        [5, 5, 2],
+    )
+    assert [(r.wager, r.result, str(r.net)) for r in thrown.resolutions] == [
+        ("a", "win", "10.00"),
+        ("b", "lose", "-10.00"),
+        ("c", "win", "20.00"),
+        ("d", "lose", "-10.00"),
+    ]
+
+
+def test_625a_6_a_a_win_cites_its_paytable_line_and_names_its_odds() -> None:
+    """Reading 15: a win cites the line of § 625a.6 that priced it and carries its odds; a
+    loss cites the wager's own paragraph of § 625a.3. 4-4-1 (9): Total 9 wins 6 to 1
+    (§ 625a.6(a)), One of a Kind on 4 wins 2 to 1 (§ 625a.6(b)(2)), Big loses (§ 625a.3(7))."""
+    _, thrown = _round(
+        [_wager("a", "total:9"), _wager("b", "single:4"), _wager("c", "big")], [4, 4, 1]
+    )
+    assert [(r.wager, r.result, r.cite, dict(r.extra)) for r in thrown.resolutions] == [
+        ("a", "win", PAYTABLE, {"odds": "6 to 1"}),
+        ("b", "win", cite("625a.6(b)(2)"), {"odds": "2 to 1"}),
+        ("c", "lose", cite("625a.3(7)"), {}),
+    ]
+
+
+def test_posted_limits_bind_each_wager_alike_and_carry_no_625a_citation() -> None:
+    """Reading 21 (and 12): chapter 625a sets no amounts, so the posted minimum and maximum
+    are one pair for every wager of § 625a.3 and hold each wager alone. With $5 to $10
+    posted: a Three of a Kind of $10 is taken like a Small Bet of $10; one player's two
+    Total 9 wagers of $10 ($20 on the spot) are both taken; $10.01 on Three of a Kind and
+    $4.99 on One of a Kind are refused, with no citation (no section of 625a applies)."""
+    placed, _ = _round(
+        [
+            _wager("a", "triple:1"),
+            _wager("b", "small"),
+            _wager("c", "total:9"),
+            _wager("d", "total:9"),
+            _wager("e", "triple:1", "10.01"),
+            _wager("f", "single:1", "4.99"),
+        ],
+        [1, 2, 3],
+        min_wager="5",
+        max_wager="10",
+    )
+    assert placed.accepted == ("a", "b", "c", "d")
+    assert [(r.wager, r.error, r.cite) for r in placed.rejected] == [
+        ("e", "The table maximum wager is $10.00.", None),
+        ("f", "The table minimum wager is $5.00.", None),
+    ]
+
+
+def test_625a_4_a_fields_beyond_the_wager_form_are_ignored() -> None:
+    """Reading 17: a wager is its id, player, kind and amount; a Sic Bo wager has no other
+    field, so one given (``on``, ``position``) changes nothing. Small of 10 on 1-2-4 (7)
+    wins 10.00 with or without them."""
+    extra = {**_wager("w1", "small"), "on": 6, "position": 3}
+    _, thrown = _round([extra], [1, 2, 4])
+    assert [(r.wager, r.result, str(r.net)) for r in thrown.resolutions] == [("w1", "win", "10.00")]
+
+
+def test_625a_7_c_shaker_malfunction_must_be_true() -> None:
+    opts = ENGINE.parse_options({"shaker": "automated"})
+    with pytest.raises(MalformedInput) as error:
+        ENGINE.step(opts, ENGINE.new_state(opts), "shaker_malfunction", False)
+    assert error.value.field == "shaker_malfunction"
+
+
+@pytest.mark.parametrize("event", ["no_roll", "shaker_malfunction"])
+def test_625a_7_a_c_no_roll_or_void_with_nothing_on_the_layout(event: str) -> None:
+    """Reading 10: like a throw, a no roll (§ 625a.7(a)) or a void (§ 625a.7(c)) with nothing
+    on the layout is taken and returns nothing; and it lights nothing (reading 19), so the
+    last throw's dice, 6-6-1, are no longer shown."""
+    opts = ENGINE.parse_options({"shaker": "automated"})
+    state, _ = ENGINE.step(opts, ENGINE.new_state(opts), "throw", [6, 6, 1])
+    assert ENGINE.state_summary(opts, state)["dice"] == [6, 6, 1]
+    state, outcome = ENGINE.step(opts, state, event, True)
+    assert outcome.resolutions == () and outcome.rejected == ()
+    assert ENGINE.state_summary(opts, state) == {"game": "sic_bo", "thrown": False, "dice": None}
+
+
+def test_625a_5_f_a_step_whose_every_wager_is_refused_leaves_the_throw_lit() -> None:
+    """Reading 19: the lit combinations are cleared when the next wagers are placed
+    (§ 625a.5(f)); a step whose every wager is refused places none, so 3-3-3 stays shown
+    until a wager is taken."""
+    opts = ENGINE.parse_options({})
+    state, _ = ENGINE.step(opts, ENGINE.new_state(opts), "throw", [3, 3, 3])
+    state, outcome = ENGINE.step(opts, state, "wagers", [_wager("a", "total:3")])
+    assert outcome.accepted == () and len(outcome.rejected) == 1
+    assert ENGINE.state_summary(opts, state)["dice"] == [3, 3, 3]
+    state, _ = ENGINE.step(opts, state, "wagers", [_wager("b", "total:9")])
+    assert ENGINE.state_summary(opts, state)["dice"] is None

@@ -170,3 +170,10 @@ def test_par_document_through_the_shared_tool() -> None:
         {"name": "win", "probability": "35/72", "net": "1"},  # 105/216
         {"name": "lose", "probability": "37/72", "net": "-1"},  # 111/216
     ]
+
+
+def test_625a_6_no_option_changes_any_odds() -> None:
+    """Reading 18: the shaker (§ 625a.1(d)) and the posted limits decide no wager, so every
+    option set gives the default sheet, record for record."""
+    for options in OPTION_SETS:
+        assert ENGINE.par_sheet(ENGINE.parse_options(options)) == tuple(RECORDS.values())

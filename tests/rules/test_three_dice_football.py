@@ -657,3 +657,35 @@ def test_options_accept_strings_and_ints_and_describe_defaults():
     }
     options = ENGINE.parse_options({"min_wager": 5, "max_wager": "5000"})
     assert ENGINE.describe_options(options) == {"min_wager": "5.00", "max_wager": "5000.00"}
+
+
+# --- § 661a.3: one player's several wagers ---------------------------------------------------
+
+
+def test_661a_3_one_player_may_hold_opposing_and_repeated_wagers():
+    """Chapter 661a limits no player to one wager of a kind or to one side: § 661a.3 lists
+    wagers a player "may" place. So one player's Touchdown and Defense Wagers, and two
+    Turnover Wagers, are all taken and each decided on its own. 1-1 against a red 6 is a
+    turnover (§ 661a.1): the game ends without a touchdown, the Touchdown Wager loses
+    (-10.00), the Defense Wager wins 4 to 5 (8.00), each Turnover Wager 60 to 1 (300.00)."""
+    _, (placed, thrown) = play_steps(
+        [
+            (
+                "wagers",
+                [
+                    wager("w1", "touchdown"),
+                    wager("w2", "defense"),
+                    wager("w3", "turnover", "5"),
+                    wager("w4", "turnover", "5"),
+                ],
+            ),
+            ("throw", throw(1, 1, 6)),
+        ]
+    )
+    assert placed.accepted == ("w1", "w2", "w3", "w4"), placed.rejected
+    assert nets(thrown) == {
+        "w1": ("lose", "-10.00"),
+        "w2": ("win", "8.00"),
+        "w3": ("win", "300.00"),
+        "w4": ("win", "300.00"),
+    }

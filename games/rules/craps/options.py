@@ -76,7 +76,7 @@ class CrapsOptions:
     hot_shooter_jackpot: bool = True  # § 623b.4(a): offered on electronic or hybrid tables
     table_type: str = "manual"
     # Odds on a Come or Don't Come Bet on a come out roll, unless the player calls them: the
-    # text is silent; the custom is "off unless called on" (docs/regulations.md, Craps 16).
+    # text is silent; the custom is "off unless called on" (docs/regulations.md, Craps reading 2).
     come_odds_working_on_come_out: bool = False
     dont_come_odds_working_on_come_out: bool = False
 

@@ -3,7 +3,7 @@ vigorish (§ 621a.8(i), (k)), within the posted limits."""
 
 from games.rules.core.offer import Moment, Offer, Payout, never_taken_down, posted
 from games.rules.pai_gow.options import PaiGowOptions
-from games.rules.pai_gow.settlement import LOSE, TIE_HIGH_WINS, VIGORISH_RATE, WIN
+from games.rules.pai_gow.settlement import CENT, LOSE, TIE_HIGH_WINS, VIGORISH_RATE, WIN
 from games.rules.pai_gow.table import KIND
 
 MADE = Moment('before "no more bets", when the tiles are dealt', "621a.5(c)")
@@ -23,7 +23,12 @@ def wager_catalog(options: PaiGowOptions) -> tuple[Offer, ...]:
             payouts=(
                 Payout(
                     f"both hands beat the banker's (§ {WIN.section})",
-                    f"1 to 1, less a {vig} vigorish rounded up to the next 25 cents",
+                    f"1 to 1, less a {vig} vigorish "
+                    + (
+                        "to the cent"
+                        if options.vig_rounding == CENT
+                        else "rounded up to the next 25 cents"
+                    ),
                 ),
                 Payout(f"one hand wins, one loses (§ {TIE_HIGH_WINS.section[:-3]})", "returned"),
                 Payout(f"both hands lose, copy hands included (§ {LOSE.section})", "loses"),

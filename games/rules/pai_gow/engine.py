@@ -57,7 +57,7 @@ class PaiGowEngine:
         if event == "surrender":
             return wagers_surrender(state, payload)
         if event == "reveal":
-            return hands_reveal(state, payload)
+            return hands_reveal(options, state, payload)
         if event == "irregularity":
             return irregularity(options, state, payload)
         raise MalformedInput(event, f"is not a Pai Gow event; the events are {', '.join(EVENTS)}")

@@ -3,8 +3,9 @@
 Chapter 621a leaves to the Rules Submission: player banking (§ 621a.9(a)) and
 co-banking (§ 621a.9(e)), wagers on two adjacent betting areas (§ 621a.5(d)), the
 alternative dealing styles (§ 621a.7(a)), a random number generator in place of the
-shaker (§ 621a.6(a)(1)), with or without the shaker when the generator is down, and
-the dealer's wager against a player bank (§ 621a.9(h)). The defaults offer everything the
+shaker (§ 621a.6(a)(1)), with or without the shaker when the generator is down,
+the dealer's wager against a player bank (§ 621a.9(h)), and whether the vigorish is
+rounded off to 25 cents (§ 621a.8(k) "may"). The defaults offer everything the
 chapter allows; a submission narrows them.
 """
 
@@ -17,6 +18,7 @@ from games.rules.core.limits import parse_table_limits
 from games.rules.core.money import has_whole_cents
 from games.rules.core.options import option_choice, option_flag, refuse_unknown_options
 from games.rules.pai_gow.dealing import ALTERNATIVE_STYLES
+from games.rules.pai_gow.settlement import QUARTER, VIG_ROUNDINGS
 
 OPTION_NAMES = (
     "player_banking",
@@ -26,6 +28,7 @@ OPTION_NAMES = (
     "starting_position",
     "shaker_if_rng_down",
     "dealer_wager_against_bank",
+    "vig_rounding",
     "min_wager",
     "max_wager",
 )
@@ -46,6 +49,7 @@ class PaiGowOptions:
     starting_position: str = SHAKER
     shaker_if_rng_down: bool = False  # the shaker when the generator is down (§ 621a.6(a))
     dealer_wager_against_bank: Decimal | None = None
+    vig_rounding: str = QUARTER  # § 621a.8(k): up to 25 cents, or "cent" (5% to the cent)
     limits: TableLimits = field(default_factory=lambda: TableLimits(Decimal("5"), Decimal("5000")))
 
 
@@ -74,6 +78,7 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
         starting_position=starting_position,
         shaker_if_rng_down=shaker_if_rng_down,
         dealer_wager_against_bank=_dealer_wager(raw),
+        vig_rounding=option_choice(raw, "vig_rounding", VIG_ROUNDINGS, QUARTER),
         limits=parse_table_limits(
             raw, default_minimum=Decimal("5"), default_maximum=Decimal("5000")
         ),
@@ -81,8 +86,13 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
 
 
 def describe_options(options: PaiGowOptions) -> dict[str, object]:
-    """Every option with defaults filled in, JSON-ready."""
+    """Every option with defaults filled in, JSON-ready.
+
+    `vig_rounding` is shown only when it is not the default: the stored default PAR
+    sheet (games/par_sheets/pai_gow.json) predates it and the option changes no PAR.
+    """
     dealer_wager = options.dealer_wager_against_bank
+    rounding = {} if options.vig_rounding == QUARTER else {"vig_rounding": options.vig_rounding}
     return {
         "player_banking": options.player_banking,
         "co_banking": options.co_banking,
@@ -93,6 +103,7 @@ def describe_options(options: PaiGowOptions) -> dict[str, object]:
         "dealer_wager_against_bank": LAST_WAGER
         if dealer_wager is None
         else format_money(dealer_wager),
+        **rounding,
         **options.limits.describe(),
     }
 

@@ -12,6 +12,11 @@ from games.rules.core.results import ResultName
 from games.rules.pai_gow.house_way import Setting
 
 VIGORISH_RATE = Decimal("0.05")  # § 621a.8(k)
+# § 621a.8(k): the holder "may round off the vigorish to 25 cents or the next highest
+# multiple of 25 cents" (the Rules Submission's `vig_rounding`); otherwise 5% to the cent.
+QUARTER = "quarter"
+CENT = "cent"
+VIG_ROUNDINGS = (QUARTER, CENT)
 ZERO = Decimal("0.00")
 
 
@@ -44,14 +49,18 @@ def decide_strengths(
     return TIE_LOW_WINS if player_low > banker_low else LOSE
 
 
-def vigorish(amount_won: Decimal) -> Decimal:
-    """5% of the amount won, rounded up to the next 25 cents (§ 621a.8(k)).
+def vigorish(amount_won: Decimal, rounding: str = QUARTER) -> Decimal:
+    """5% of the amount won, rounded up to the next 25 cents (§ 621a.8(k)), or with
+    `rounding` "cent" not rounded off: 5% down to the cent, never more than 5%.
 
     Never more than the amount won: a win never costs the player money.
     """
     if amount_won <= 0:
         return ZERO
-    return min(round_up_to_quarter(amount_won * VIGORISH_RATE), amount_won)
+    five_percent = amount_won * VIGORISH_RATE
+    if rounding == CENT:
+        return round_down_to_cent(five_percent)
+    return min(round_up_to_quarter(five_percent), amount_won)
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,7 @@ class Centre:
     losing: Decimal
     winning: Decimal
     co_bank: bool
+    vig_rounding: str = QUARTER
 
     @property
     def shortfall(self) -> Decimal:
@@ -102,7 +112,7 @@ class Centre:
     @property
     def vig(self) -> Decimal:
         """The 5% vigorish on the bank's surplus (§ 621a.9(o), (r), § 621a.8(k))."""
-        return vigorish(self.bank_share)
+        return vigorish(self.bank_share, self.vig_rounding)
 
     @property
     def bank_net(self) -> Decimal:

@@ -670,7 +670,9 @@ def reveal_refusal(current: Round) -> RuleViolation | None:
     return None
 
 
-def hands_reveal(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, StepOutcome]:
+def hands_reveal(
+    options: PaiGowOptions, table: PaiGowTable, payload: object
+) -> tuple[PaiGowTable, StepOutcome]:
     """Every hand compared with the dealer's or the bank's, paid or collected (§ 621a.8(f)-(k),
     § 621a.9(n)-(r)); the round ends."""
     if payload is not True:
@@ -681,25 +683,28 @@ def hands_reveal(table: PaiGowTable, payload: object) -> tuple[PaiGowTable, Step
         return table, _rejected(refusal)
     extra: dict[str, object] = {}
     if current.bank is None:
-        resolutions = _settle_against_dealer(current)
+        resolutions = _settle_against_dealer(options, current)
     else:
-        resolutions, summary = _settle_against_bank(current, current.bank)
+        resolutions, summary = _settle_against_bank(options, current, current.bank)
         extra.update(summary)
     return _next_round(table), StepOutcome(resolutions=resolutions, extra=extra)
 
 
-def _settle_against_dealer(current: Round) -> tuple[Resolution, ...]:
+def _settle_against_dealer(options: PaiGowOptions, current: Round) -> tuple[Resolution, ...]:
     assert current.dealt is not None
     dealer = house_way(current.dealt.hands[DEALER])
     return tuple(
-        _resolution(wager, decide(current.settings[wager.id], dealer)) for wager in current.live()
+        _resolution(options, wager, decide(current.settings[wager.id], dealer))
+        for wager in current.live()
     )
 
 
-def _resolution(wager: Wager, decision: Decision, against: str | None = None) -> Resolution:
+def _resolution(
+    options: PaiGowOptions, wager: Wager, decision: Decision, against: str | None = None
+) -> Resolution:
     extra = {} if against is None else {"against": against}
     if decision.result == "win":
-        vig = vigorish(wager.amount)
+        vig = vigorish(wager.amount, options.vig_rounding)
         extra["vig"] = format_money(vig)
         return Resolution(wager.id, "win", wager.amount - vig, cite(decision.section), extra)
     net = -wager.amount if decision.result == "lose" else ZERO
@@ -707,7 +712,7 @@ def _resolution(wager: Wager, decision: Decision, against: str | None = None) ->
 
 
 def _settle_against_bank(
-    current: Round, bank: Bank
+    options: PaiGowOptions, current: Round, bank: Bank
 ) -> tuple[tuple[Resolution, ...], dict[str, object]]:
     """§ 621a.9(n)-(r): the dealer's wager, then each player's, against the bank's hands;
     losers to the centre, winners paid from it, the bank (or co-bank) pays or takes the rest."""
@@ -731,13 +736,13 @@ def _settle_against_bank(
     for wager in current.live():
         if wager.id == bank.wager:
             continue
-        resolution = _resolution(wager, decide(current.settings[wager.id], banker), "bank")
+        resolution = _resolution(options, wager, decide(current.settings[wager.id], banker), "bank")
         if resolution.result == "win":
             winning += wager.amount
         elif resolution.result == "lose":
             losing += wager.amount
         resolutions.append(resolution)
-    centre = Centre(losing, winning, bank.co_bank)
+    centre = Centre(losing, winning, bank.co_bank, options.vig_rounding)
     section = cite("621a.9(r)" if bank.co_bank else "621a.9(o)")
     net = centre.bank_net
     result = "win" if net > 0 else "lose" if net < 0 else "push"
