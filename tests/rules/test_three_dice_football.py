@@ -458,6 +458,43 @@ def test_661a_3_c_full_game_wagers_open_again_for_the_next_game():
     assert outcomes[1].accepted == ("a",)
 
 
+def test_661a_3_c_full_game_wagers_may_be_added_until_the_first_throw():
+    """§ 661a.3(c) forbids increasing a full game wager only after the first throw (reading
+    12): before it, a second wagers step adds to the layout, here a second $10 Touchdown
+    Wager of the same player (taken as its own wager, reading 22). 4-4-4 is a Trips TD on
+    play 1 and nobody has an Extra Point Wager, so no extra point roll: the $5 Defense
+    Wager loses (-5.00), each Touchdown Wager wins 1 to 1 (10.00)."""
+    _, outcomes = play_steps(
+        [
+            ("wagers", [wager("a", "touchdown")]),
+            ("wagers", [wager("b", "touchdown"), wager("c", "defense", "5")]),
+            ("throw", throw(4, 4, 4)),
+        ]
+    )
+    assert outcomes[1].accepted == ("b", "c")
+    assert [(r.wager, r.result, format_money(r.net)) for r in outcomes[2].resolutions] == [
+        ("c", "lose", "-5.00"),
+        ("a", "win", "10.00"),
+        ("b", "win", "10.00"),
+    ]
+
+
+def test_661a_6_b_a_throw_is_taken_with_no_wager_on_the_layout():
+    """§ 661a.6(b) has each player place a wager before the first throw; the engine has no
+    seat roster and does not enforce it (reading 12). A down thrown with nothing on the
+    layout still moves the field: green 3 + 4 against red 2 gains 5 yards, from the 20 to
+    the 15, 2nd Down, Play 2; nothing is rejected or resolved."""
+    _, (outcome,) = play_steps([("throw", throw(3, 4, 2))])
+    assert (outcome.rejected, outcome.resolutions) == ((), ())
+    assert outcome.extra["field"] == {
+        "game": 1,
+        "yard_line": 15,
+        "down": "2nd Down",
+        "play": 2,
+        "quarterback": 1,
+    }
+
+
 def test_661a_3_e_single_play_wagers_before_any_throw_decided_by_that_throw():
     state, outcomes = play_steps(
         [
@@ -493,7 +530,29 @@ def test_wager_refusals_unknown_kind_duplicate_id_zero_negative_and_fractions():
     assert outcomes[0].accepted == ("f",)
     assert [r.wager for r in outcomes[0].rejected] == ["a", "b", "c", "d", "e", "f"]
     assert outcomes[0].rejected[0].error == "'field_goal' is not a Three Dice Football wager"
+    # Reading 20: a kind chapter 661a does not authorize cites § 661a.3; an amount or a
+    # duplicate id breaks no clause of the chapter, so those carry no cite.
+    assert [r.cite for r in outcomes[0].rejected] == [cite("661a.3")] * 2 + [None] * 4
     assert [r.wager for r in outcomes[1].rejected] == ["f"]
+
+
+def test_wager_ids_are_unique_across_games():
+    """Reading 20: a wager id is unique over the whole scenario, every game included (a
+    ledger refers to it). Red 6 against green 1 + 2 is a turnover on play 1 (§ 661a.1): game
+    1 ends and the $10 Defense Wager "a" wins 4 to 5, 8.00. In game 2 the id "a" is refused,
+    a new id "b" is taken."""
+    _, outcomes = play_steps(
+        [
+            ("wagers", [wager("a", "defense")]),
+            ("throw", throw(1, 2, 6)),
+            ("wagers", [wager("a", "defense"), wager("b", "defense")]),
+        ]
+    )
+    assert nets(outcomes[1]) == {"a": ("win", "8.00")}
+    assert outcomes[2].accepted == ("b",)
+    assert [(r.wager, r.error) for r in outcomes[2].rejected] == [
+        ("a", "Wager id 'a' is already in use")
+    ]
 
 
 def test_table_limits_from_the_options():
@@ -515,6 +574,7 @@ def test_table_limits_from_the_options():
         "The table minimum wager is $5.00.",
         "The table maximum wager is $500.00.",
     ]
+    assert [r.cite for r in outcomes[0].rejected] == [None, None]  # chapter 661a sets no limit
 
 
 # --- § 661a.8: payouts rounded down to the cent ---------------------------------------
@@ -558,6 +618,36 @@ def test_661a_6_a_game_length_puck_moves_each_down_and_resets_for_the_next_game(
     assert [o.extra["field"]["play"] for o in outcomes] == [2, 3, 1]
     assert outcomes[2].extra["game_over"]["plays"] == 3
     assert outcomes[2].extra["field"]["game"] == 2
+
+
+@pytest.mark.parametrize(
+    ("throws", "result", "plays", "section"),
+    [
+        # Red 6 against green 1 + 2: a turnover on play 1.
+        ([(1, 2, 6)], "turnover", 1, "661a.6(c)(4)"),
+        # 5-5-5: a Trips TD on play 1.
+        ([(5, 5, 5)], "trips_td", 1, "661a.6(c)(5)"),
+        # 12 - 1 = 11 yards: the 9, 1st & Goal; 11 - 2 = 9 yards: the 0, a touchdown.
+        ([(6, 6, 1), (5, 6, 2)], "touchdown", 2, "661a.1"),
+        # 1 yard a down: the 19, 18, 17, three downs short of the 10.
+        ([(1, 2, 2)] * 3, "downs", 3, "661a.6(e)(1)"),
+        # 11 yards: 1st & Goal at the 9 on play 2, then three no gains (5 against 5).
+        ([(6, 6, 1)] + [(2, 3, 5)] * 3, "downs", 4, "661a.6(e)(2)"),
+    ],
+)
+def test_661a_game_over_cites_what_ended_the_game(throws, result, plays, section):
+    """Reading 21: the step key `game_over` names how the game ended, after how many plays
+    (the Game Length Puck), and cites the clause that ended it: § 661a.1 for a touchdown
+    (its definition), § 661a.6(c)(4) a turnover, (c)(5) a Trips TD, (e)(1) the downs run
+    out before a 1st & Goal, (e)(2) after one."""
+    _, outcomes = play_steps([("throw", throw(*t)) for t in throws])
+    assert all("game_over" not in o.extra for o in outcomes[:-1])
+    game_over = outcomes[-1].extra["game_over"]
+    assert (game_over["result"], game_over["plays"], game_over["cite"]) == (
+        result,
+        plays,
+        cite(section),
+    )
 
 
 def test_661a_7_a_quarterback_retains_the_dice_after_a_touchdown():
@@ -626,6 +716,9 @@ def test_661a_4_a_a_face_of_7_or_0_is_rejected():
             "wagers[0].amount",
         ),
         ("kickoff", {}, "kickoff"),
+        # § 661a.5(b)-(g): an invalid roll or a "no roll" decides nothing and is not entered
+        # (reading 18); there is no such event, so one sent is malformed like any other.
+        ("no_roll", {}, "no_roll"),
     ],
 )
 def test_malformed_events_name_the_field(event, payload, field):
