@@ -1303,7 +1303,7 @@ def test_623a_11_a_2_pending_fire_bet_settled_on_the_successors_loser_seven() ->
         *made(9),
         *SEVEN_OUT,
     )
-    # spec reading: the carried Fire Bet keeps its points: 4, 5, 6 + 9 = four -> 5 * 24
+    # Craps reading 9: the carried Fire Bet keeps its points: 4, 5, 6 + 9 = four -> 5 * 24
     assert decided(result) == {"f": (WIN, "120.00", C("623a.5(f)"))}
 
 
@@ -1375,8 +1375,9 @@ def test_623b_1_g_nine_is_three_six_and_four_five_not_two_six() -> None:
     assert decided(result) == {"hr": (WIN, "25.00", C("623b.1(h)"))}
 
 
-def test_623b_1_g_hot_roller_settled_on_any_seven_spec_reading() -> None:
-    # Spec: settled on any 7, come out or not. 4 and 5 complete, then a come out 7.
+def test_623b_1_g_hot_roller_settled_on_any_seven_come_out_or_not() -> None:
+    # Craps reading 12: settled on any 7, come out or not, and come out throws mark too:
+    # 1-3 (point 4), 2-2 (made), 1-4 (point 5), 2-3 (made): 4 and 5 complete; a come out 7.
     result = play(bets(w("hr", "hot_roller", "5")), *rolls((1, 3), (2, 2), (1, 4), (2, 3), (3, 4)))
     assert decided(result) == {"hr": (WIN, "25.00", C("623b.1(h)"))}  # 5 * 5
 
