@@ -1384,7 +1384,7 @@ def test_623a_11_a_2_pending_fire_bet_settled_on_the_successors_loser_seven() ->
         *made(9),
         *SEVEN_OUT,
     )
-    # spec reading: the carried Fire Bet keeps its points: 4, 5, 6 + 9 = four -> 5 * 24
+    # Craps reading 9: the carried Fire Bet keeps its points: 4, 5, 6 + 9 = four -> 5 * 24
     assert decided(result) == {"f": (WIN, "120.00", C("623a.5(f)"))}
 
 
@@ -1456,8 +1456,9 @@ def test_623b_1_g_nine_is_three_six_and_four_five_not_two_six() -> None:
     assert decided(result) == {"hr": (WIN, "25.00", C("623b.1(h)"))}
 
 
-def test_623b_1_g_hot_roller_settled_on_any_seven_spec_reading() -> None:
-    # Spec: settled on any 7, come out or not. 4 and 5 complete, then a come out 7.
+def test_623b_1_g_hot_roller_settled_on_any_seven_come_out_or_not() -> None:
+    # Craps reading 12: settled on any 7, come out or not, and come out throws mark too:
+    # 1-3 (point 4), 2-2 (made), 1-4 (point 5), 2-3 (made): 4 and 5 complete; a come out 7.
     result = play(bets(w("hr", "hot_roller", "5")), *rolls((1, 3), (2, 2), (1, 4), (2, 3), (3, 4)))
     assert decided(result) == {"hr": (WIN, "25.00", C("623b.1(h)"))}  # 5 * 5
 
@@ -2067,3 +2068,150 @@ def test_623a_3_a_one_player_may_hold_pass_and_dont_pass_together():
         "c": ("win", "10.00"),
         "d": ("lose", "-10.00"),
     }
+
+
+# --- the side wagers: readings of docs/regulations.md (Craps 9, 12-15, 17, 40) -----------------
+
+
+def test_623a_11_a_4_only_the_point_made_counts_for_the_fire_bet_not_a_come_point():
+    """§ 623a.11(a)(4) marks "the point ... which was just made" (Craps reading 9): a come
+    point made does not count. Come out 4; p2's $10 Come Bet goes to 5 and is made (1 to 1,
+    10.00); the 4 is made; then 6 and 8 are made; point 9, loser 7. Unique points 4, 6, 8:
+    three, so the $5 Fire Bet loses (-5.00). Had the come point 5 counted, four points would
+    have paid 5 * 24 = 120.00."""
+    result = play(
+        bets(w("f", "fire", "5")),
+        roll(1, 3),  # point 4
+        bets(w("c", "come", "10", "p2")),
+        roll(2, 3),  # the Come Bet's come point 5
+        roll(1, 4),  # its come point made
+        roll(2, 2),  # the point 4 made: one unique point
+        *rolls((1, 5), (2, 4), (2, 6), (3, 5)),  # 6 and 8 made: three
+        roll(4, 5),  # point 9
+        roll(3, 4),  # loser 7
+    )
+    assert decided(result, 4) == {"c": (WIN, "10.00", C("623a.3(a)(3)(i)(B)"))}
+    assert decided(result) == {"f": (LOSE, "-5.00", C("623a.3(a)(40)(ii)"))}
+
+
+def test_623a_11_a_2_a_carried_fire_bet_keeps_its_points_a_new_one_counts_from_none():
+    """Each Fire Bet counts the points made since it was placed (Craps reading 9): f1 is
+    carried through a voluntary pass with 4, 5, 6 and gains the successor's 9: four points,
+    5 * 24 = 120.00 (paytable A); f2, made for the successor before its initial come out
+    roll, has only the 9 and loses (-5.00). Both are settled on the successor's loser 7."""
+    result = play(
+        bets(w("f1", "fire", "5")),
+        *made(4, 5, 6),
+        {"pass_dice": True},
+        bets(w("f2", "fire", "5", "p2")),
+        *made(9),
+        *SEVEN_OUT,
+    )
+    assert accepted(result, 8) == ["f2"]
+    assert decided(result) == {
+        "f1": (WIN, "120.00", C("623a.5(f)")),
+        "f2": (LOSE, "-5.00", C("623a.3(a)(40)(ii)")),
+    }
+
+
+def test_623a_10_a_a_voluntary_pass_decides_no_side_wager():
+    """§ 623a.10(a), Craps readings 12, 15 and 40: a voluntary pass settles nothing; the
+    successor's throws go on deciding every side wager made before it, and the wagers made
+    for the series (Hot Roller, Bonus Craps) are not taken again until a 7.
+
+    Electronic table, $5 each, default paytables (Hot Roller A, Lucky Shooter A, Bonus 1).
+    Shooter 1 throws 1-3 (point 4), 2-3; passes. Hot Roller offered then: refused
+    (§ 623b.1(b)). Shooter 2: 1-5, 4-4, 1-1, 1-2, 2-2 (point made), 1-4 (point 5), 3-4.
+    - Lucky Shooter: point 4, others 5, 6, 8, then the 2 settles it: 3 of 5, 5 for 1,
+      net 4 * 5 = 20.00.
+    - All Small: 4, 5, 6, 8, 2, then the 3 completes 2-6: 34 to 1, 170.00.
+    - Hot Roller: 1-3, 2-2 complete the 4, 2-3, 1-4 the 5; two numbers at the 7: 5 to 1,
+      25.00.
+    - Hot Shooter: nine throws, two of shooter 1's and seven of shooter 2's, to the 7 out:
+      8 to 15 pushes (0.00); shooter 2's seven alone would have lost."""
+    result = play(
+        bets(
+            w("hr", "hot_roller", "5", "p1"),
+            w("ls", "lucky_shooter", "5", "p2"),
+            w("sm", "all_small", "5", "p3"),
+            w("hs", "hot_shooter", "5", "p4"),
+        ),
+        roll(1, 3),
+        roll(2, 3),
+        {"pass_dice": True},
+        bets(w("hr2", "hot_roller", "5", "p5")),
+        *rolls((1, 5), (4, 4), (1, 1), (1, 2), (2, 2), (1, 4), (3, 4)),
+        table_type="electronic",
+    )
+    assert accepted(result, 0) == ["hr", "ls", "sm", "hs"]
+    assert result["steps"][3]["resolutions"] == [] and result["steps"][3]["shooter"] == 2
+    assert refused(result, 4) == ["hr2"]
+    assert result["steps"][4]["rejected"][0]["cite"] == C("623b.1(b)")
+    assert decided(result, 7) == {"ls": (WIN, "20.00", C("623b.2(e)"))}
+    assert decided(result, 8) == {"sm": (WIN, "170.00", C("623b.3(c)"))}
+    assert decided(result) == {
+        "hr": (WIN, "25.00", C("623b.1(h)")),
+        "hs": (PUSH, "0.00", C("623b.4(d)(1.1)")),
+    }
+    assert result["open"] == []
+
+
+def test_623b_4_c_hot_shooter_made_mid_hand_counts_from_its_own_come_out_roll():
+    """§ 623b.4(c) "prior to ... the come out roll" (Craps reading 15): any come out roll,
+    and the count starts at the one the wager was made for. a is made at the table's first
+    come out (4, then the 4 made: two throws); b before the next come out. Then come out
+    4, 13 throws, the 7 out: b has 15 throws (push, 0.00), a 17 (2 to 1, 5 * 2 = 10.00)."""
+    result = play(
+        bets(w("a", "hot_shooter", "5")),
+        roll(2, 2),
+        roll(1, 3),  # point made: a come out roll next, the same shooter
+        bets(w("b", "hot_shooter", "5", "p2")),
+        *shooter_throws(15),
+        table_type="hybrid",
+    )
+    assert accepted(result, 3) == ["b"]
+    assert decided(result) == {
+        "a": (WIN, "10.00", C("623b.4(e)")),
+        "b": (PUSH, "0.00", C("623b.4(d)(1.1)")),
+    }
+
+
+def test_623b_4_e_the_catalog_states_the_hot_shooter_bands_with_the_7_out_counted():
+    """Craps reading 15 counts the 7 out among the throws: the catalog says so, band by band
+    (16 to 23 throws pay 2 to 1 ... 50 or more 99 to 1; 8 to 15 returned)."""
+    from games.rules.craps import ENGINE
+
+    offers = {
+        o.kind: o for o in ENGINE.wager_catalog(ENGINE.parse_options({"table_type": "hybrid"}))
+    }
+    lines = [(p.when, p.pays) for p in offers["hot_shooter"].payouts]
+    assert lines == [
+        ("50 or more throws, the 7 out included", "99 to 1"),
+        ("45 to 49 throws, the 7 out included", "29 to 1"),
+        ("40 to 44 throws, the 7 out included", "11 to 1"),
+        ("32 to 39 throws, the 7 out included", "6 to 1"),
+        ("24 to 31 throws, the 7 out included", "4 to 1"),
+        ("16 to 23 throws, the 7 out included", "2 to 1"),
+        ("8 to 15 throws, the 7 out included", "returned"),
+    ]
+
+
+def test_623b_side_wagers_offered_at_mini_craps_and_held_to_the_posted_limits():
+    """Craps reading 17: chapter 623b is "Craps and Mini-Craps side wagers", so each is
+    taken at Mini-Craps where the table type allows; and the text gives them no limits of
+    their own, so § 623a.3(b)'s posted $5 to $5,000 binds them (the Fire Bet alone has its
+    $1 to $5, § 623a.11(b)(1))."""
+    side = ("fire", "hot_roller", "all_small", "all_tall", "make_em_all", "lucky_shooter")
+    mini = {"variant": "mini_craps", "table_type": "electronic"}
+    result = play(
+        bets(*(w(k, k, "5", f"p{i}") for i, k in enumerate((*side, "hot_shooter")))), **mini
+    )
+    assert accepted(result, 0) == [*side, "hot_shooter"]
+    for kind in side[1:]:
+        for amount in ("4.99", "5000.01"):
+            got = play(bets(w("x", kind, amount)), table_type="electronic")
+            assert refused(got, 0) == ["x"], (kind, amount)
+            assert got["steps"][0]["rejected"][0]["cite"] == C("623a.3(b)"), (kind, amount)
+        assert not is_refused(kind, "5000", table_type="electronic"), kind
+        assert not is_refused(kind, "1", table_type="electronic", min_wager="1"), kind
+    assert not is_refused("fire", "1") and is_refused("fire", "6", max_wager="10000")

@@ -225,17 +225,21 @@ def _side_payouts(options: CrapsOptions, bet: Bet) -> tuple[tuple[Payout, ...], 
     if wager_type in bets.BONUS_CRAPS:
         table = paytables.BONUS_CRAPS[options.bonus_craps_paytable or "1"]
         return _win(table[wager_type.key]), "623b.3(c)"
-    # The Hot Shooter Jackpot (§ 623b.4(d)-(e)): by the throws before the next 7 out.
+    # The Hot Shooter Jackpot (§ 623b.4(d)-(e)), band by band: the count takes in the 7 out
+    # (docs/regulations.md, Craps reading 15), so the catalog says so.
+    counted = "throws, the 7 out included"
+    bands = paytables.HOT_SHOOTER
     lines = tuple(
-        Payout(f"{first} or more throws before a 7 out", o.text)
-        for first, o in paytables.HOT_SHOOTER
-    )
-    lines += (
         Payout(
-            f"{paytables.HOT_SHOOTER_LOSES_UP_TO + 1} to {paytables.HOT_SHOOTER_PUSH_UP_TO} throws",
-            "returned",
-        ),
+            f"{first} or more {counted}"
+            if i == 0
+            else f"{first} to {bands[i - 1][0] - 1} {counted}",
+            o.text,
+        )
+        for i, (first, o) in enumerate(bands)
     )
+    pushed = f"{paytables.HOT_SHOOTER_LOSES_UP_TO + 1} to {paytables.HOT_SHOOTER_PUSH_UP_TO}"
+    lines += (Payout(f"{pushed} {counted}", "returned"),)
     return lines, "623b.4(e)"
 
 
