@@ -1985,3 +1985,21 @@ def test_623a_3_a_one_player_may_hold_pass_and_dont_pass_together():
         "c": ("win", "10.00"),
         "d": ("lose", "-10.00"),
     }
+
+
+# --- the readings of the line-by-line audit (docs/regulations.md, Craps 6, 21-24) ---------------
+
+
+def test_623a_3_a_22_to_38_a_refused_hop_names_the_wager_that_throw_is():
+    """§ 623a.3(a)(14)-(17): 1-1, 1-2, 5-6 and 6-6 are the Craps Two, Craps Three, 11 in One
+    Roll and Craps Twelve Bets, not hops (reading 6): the refusal names the kind to use."""
+    for kind, own in (
+        ("hop:1-1", "craps_2"),
+        ("hop:1-2", "craps_3"),
+        ("hop:5-6", "eleven"),
+        ("hop:6-6", "craps_12"),
+    ):
+        result = play(bets(w("h", kind)))
+        (rejection,) = result["steps"][0]["rejected"]
+        assert f"kind {own}" in rejection["error"], kind
+        assert rejection["cite"] == C("623a.3(a)(22)-(38)")
