@@ -2003,3 +2003,65 @@ def test_623a_3_a_22_to_38_a_refused_hop_names_the_wager_that_throw_is():
         (rejection,) = result["steps"][0]["rejected"]
         assert f"kind {own}" in rejection["error"], kind
         assert rejection["cite"] == C("623a.3(a)(22)-(38)")
+
+
+def test_623a_4_d_a_dont_bet_made_anew_is_not_a_replacement():
+    """§ 623a.4(d): a don't bet "may not be replaced or increased after the bet has been
+    removed or reduced", read of the bet on its point (reading 21). A $25 Don't Pass taken
+    down before the come out roll and made again is taken. On the point 4 it is reduced to
+    $10; a new Don't Pass is refused (made only before a come out roll) and no event adds to
+    a wager. A Don't Come taken down from its 10 and made anew faces its own first roll: an
+    11 loses it (-10.00). The loser 7 pays the $10 Don't Pass left at 1 to 1: 10.00."""
+    result = play(
+        bets(w("a", "dont_pass", "25")),
+        {"remove": ["a"]},
+        bets(w("b", "dont_pass", "25")),
+        roll(2, 2),  # point 4
+        {"remove": [{"id": "b", "reduce_to": "10"}]},
+        bets(w("c", "dont_pass", "15")),
+        bets(w("dc", "dont_come")),
+        roll(4, 6),  # the Don't Come to the 10
+        {"remove": ["dc"]},
+        bets(w("dc2", "dont_come")),
+        roll(5, 6),
+        roll(3, 4),
+    )
+    assert decided(result, 1)["a"][:2] == ("void", "0.00")
+    assert accepted(result, 2) == ["b"]
+    assert result["steps"][4]["reduced"] == [{"wager": "b", "amount": "10.00"}]
+    assert refused(result, 5) == ["c"]
+    assert decided(result, 8)["dc"][:2] == ("void", "0.00")
+    assert accepted(result, 9) == ["dc2"]
+    assert decided(result, 10) == {"dc2": (LOSE, "-10.00", C("623a.3(a)(4)(ii)(A)"))}
+    assert decided(result) == {"b": (WIN, "10.00", C("623a.3(a)(2)(i)(B)"))}
+
+
+def test_623a_10_a_the_dice_may_be_passed_before_the_shooters_first_roll():
+    """§ 623a.10(a) gives the shooter the choice "after any roll"; a shooter who has not yet
+    thrown may hand the dice on too, as a player offered them may decline (§ 623a.7(b),
+    § 623a.10(c)) (reading 22). Two passes at a fresh table: shooter 3 throws the come out
+    roll; the $10 Pass made before the passes stays and the come out 7 pays it 10.00."""
+    result = play(bets(w("pl", "pass")), {"pass_dice": True}, {"pass_dice": True}, roll(3, 4))
+    assert [result["steps"][s]["shooter"] for s in (1, 2, 3)] == [2, 3, 3]
+    assert [step["rejected"] for step in result["steps"]] == [[], [], [], []]
+    assert decided(result) == {"pl": (WIN, "10.00", C("623a.3(a)(1)(i)(A)"))}
+
+
+def test_623a_3_a_42_place_to_lose_offered_whether_or_not_buy_and_lay_are():
+    """§ 623a.3(a)(41), (42), § 623a.5(g): Buy and Lay Bets are offered together by the Rules
+    Submission (`buy_lay`); the Place Bet to Lose is offered either way (reading 23). With
+    `buy_lay` false, after the point 6: Place to Lose on the 4 ($11) is taken and the 7
+    pays it 5 to 11: 5.00; Buy and Lay on the 4 are refused; the catalog lists no Buy or Lay."""
+    from games.rules.craps import ENGINE
+
+    result = play(
+        roll(3, 3),
+        bets(w("pl", "place_lose:4", "11"), w("b", "buy:4", "20"), w("l", "lay:4", "40")),
+        roll(3, 4),
+        buy_lay=False,
+    )
+    assert accepted(result, 1) == ["pl"] and refused(result, 1) == ["b", "l"]
+    assert decided(result) == {"pl": (WIN, "5.00", C("623a.3(a)(6)(i)"))}
+    kinds = {offer.kind for offer in ENGINE.wager_catalog(ENGINE.parse_options({"buy_lay": False}))}
+    assert "place_lose:4" in kinds
+    assert not any(kind.startswith(("buy:", "lay:")) for kind in kinds)
