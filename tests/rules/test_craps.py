@@ -2065,3 +2065,87 @@ def test_623a_3_a_42_place_to_lose_offered_whether_or_not_buy_and_lay_are():
     kinds = {offer.kind for offer in ENGINE.wager_catalog(ENGINE.parse_options({"buy_lay": False}))}
     assert "place_lose:4" in kinds
     assert not any(kind.startswith(("buy:", "lay:")) for kind in kinds)
+
+
+THREE_FOUR_FIVE = {"odds_multiples_by_point": "3-4-5"}
+
+
+@pytest.mark.parametrize(
+    ("line", "point", "most", "flat_most"),
+    [
+        # Pass $10: 3-4-5 takes 3 x 10 on the 4, 4 x 10 on the 5, 5 x 10 on the 6; flat 3x: 30.
+        ("pass", (1, 3), "30", "30"),
+        ("pass", (2, 3), "40", "30"),
+        ("pass", (3, 3), "50", "30"),
+        # Don't Pass $10: winnings of 3, 4, 5 x 10 are laid with 30 * 2 = 60 against the 4,
+        # 40 * 3/2 = 60 against the 5, 50 * 6/5 = 60 against the 6; flat 3x: 60, 45, 36.
+        ("dont_pass", (1, 3), "60", "60"),
+        ("dont_pass", (2, 3), "60", "45"),
+        ("dont_pass", (3, 3), "60", "36"),
+    ],
+)
+def test_623a_6_e_odds_multiples_by_point_three_four_five(line, point, most, flat_most):
+    """§ 623a.6(e): odds "up to 10 times"; the option `odds_multiples_by_point` sets the
+    multiple on the 4 and 10, 5 and 9, 6 and 8 (reading 24). The most is taken, a cent more
+    refused, under "3-4-5" and under the default (one multiple, 3, on every point)."""
+    for options, limit in ((THREE_FOUR_FIVE, most), ({}, flat_most)):
+        over = f"{limit}.01"
+        result = play(
+            bets(w("b", line)),
+            roll(*point),
+            bets(w("big", "odds", over, on="b")),
+            bets(w("o", "odds", limit, on="b")),
+            **options,
+        )
+        assert refused(result, 2) == ["big"], (options, over)
+        assert accepted(result, 3) == ["o"], (options, limit)
+
+
+def test_623a_6_e_odds_multiples_by_point_on_a_come_point_and_in_the_view():
+    """Come $10 on the 8 under "3-4-5": $50 odds (5 x 10) are taken and the 8 pays them 6 to
+    5: 60.00; with $50 on, the table shows no room for more odds. The option is described
+    only when set, and its description parses back to the same options."""
+    from games.rules.craps import ENGINE
+
+    result = play(
+        roll(2, 2),  # point 4
+        bets(w("c", "come")),
+        roll(2, 6),  # come point 8
+        bets(w("o", "odds", "50", on="c")),
+        roll(3, 5),
+        **THREE_FOUR_FIVE,
+    )
+    assert accepted(result, 3) == ["o"]
+    assert decided(result) == {
+        "c": (WIN, "10.00", C("623a.3(a)(3)(i)(B)")),
+        "o": (WIN, "60.00", C("623a.6(c)(2)(iii)")),
+    }
+    options = ENGINE.parse_options(THREE_FOUR_FIVE)
+    state = ENGINE.new_state(options)
+    for event, payload in (
+        ("throw", [2, 2]),
+        ("wagers", [w("c", "come")]),
+        ("throw", [2, 6]),
+        ("wagers", [w("o", "odds", "49.99", on="c")]),
+    ):
+        state, _ = ENGINE.step(options, state, event, payload)
+    come = next(v for v in ENGINE.state_view(options, state)["wagers"] if v["id"] == "c")
+    assert come["may"]["add_odds"] is True  # one cent of room
+    state, _ = ENGINE.step(options, state, "wagers", [w("o2", "odds", "0.01", on="c")])
+    come = next(v for v in ENGINE.state_view(options, state)["wagers"] if v["id"] == "c")
+    assert come["may"]["add_odds"] is False
+    described = ENGINE.describe_options(options)
+    assert described["odds_multiples_by_point"] == "3-4-5"
+    assert ENGINE.parse_options(described) == options
+    assert "odds_multiples_by_point" not in ENGINE.describe_options(ENGINE.parse_options({}))
+    (offer,) = [o for o in ENGINE.wager_catalog(options) if o.kind == "odds"]
+    assert offer.limits_note.endswith(
+        "3 times on the 4 and 10, 4 times on the 5 and 9, 5 times on the 6 and 8"
+    )
+
+
+@pytest.mark.parametrize("value", ["3-4", "0-4-5", "3-4-11", "a-b-c", 345, ["3", "4", "5"]])
+def test_623a_6_e_odds_multiples_by_point_malformed(value) -> None:
+    with pytest.raises(MalformedInput) as error:
+        play(odds_multiples_by_point=value)
+    assert error.value.field == "options.odds_multiples_by_point"
