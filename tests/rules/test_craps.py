@@ -2149,3 +2149,17 @@ def test_623a_6_e_odds_multiples_by_point_malformed(value) -> None:
     with pytest.raises(MalformedInput) as error:
         play(odds_multiples_by_point=value)
     assert error.value.field == "options.odds_multiples_by_point"
+
+
+def test_623a_6_e_laying_limit_rounded_down_to_the_cent():
+    """§ 623a.6(b), (e): laid odds may win at most the multiple times the bet (reading 2).
+    Don't Pass $7.77 on the 6 at 3x: winnings of 23.31 are laid with 23.31 * 6/5 = 27.972,
+    rounded down to $27.97 (which wins 23.308: within the limit); $27.98 is refused."""
+    result = play(
+        bets(w("dp", "dont_pass", "7.77")),
+        roll(3, 3),
+        bets(w("big", "odds", "27.98", on="dp")),
+        bets(w("o", "odds", "27.97", on="dp")),
+    )
+    assert refused(result, 2) == ["big"]
+    assert accepted(result, 3) == ["o"]
