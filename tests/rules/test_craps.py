@@ -2215,3 +2215,181 @@ def test_623b_side_wagers_offered_at_mini_craps_and_held_to_the_posted_limits():
         assert not is_refused(kind, "5000", table_type="electronic"), kind
         assert not is_refused(kind, "1", table_type="electronic", min_wager="1"), kind
     assert not is_refused("fire", "1") and is_refused("fire", "6", max_wager="10000")
+
+
+# --- the readings of the line-by-line audit (docs/regulations.md, Craps 6, 21-24) ---------------
+
+
+def test_623a_3_a_22_to_38_a_refused_hop_names_the_wager_that_throw_is():
+    """§ 623a.3(a)(14)-(17): 1-1, 1-2, 5-6 and 6-6 are the Craps Two, Craps Three, 11 in One
+    Roll and Craps Twelve Bets, not hops (reading 6): the refusal names the kind to use."""
+    for kind, own in (
+        ("hop:1-1", "craps_2"),
+        ("hop:1-2", "craps_3"),
+        ("hop:5-6", "eleven"),
+        ("hop:6-6", "craps_12"),
+    ):
+        result = play(bets(w("h", kind)))
+        (rejection,) = result["steps"][0]["rejected"]
+        assert f"kind {own}" in rejection["error"], kind
+        assert rejection["cite"] == C("623a.3(a)(22)-(38)")
+
+
+def test_623a_4_d_a_dont_bet_made_anew_is_not_a_replacement():
+    """§ 623a.4(d): a don't bet "may not be replaced or increased after the bet has been
+    removed or reduced", read of the bet on its point (reading 21). A $25 Don't Pass taken
+    down before the come out roll and made again is taken. On the point 4 it is reduced to
+    $10; a new Don't Pass is refused (made only before a come out roll) and no event adds to
+    a wager. A Don't Come taken down from its 10 and made anew faces its own first roll: an
+    11 loses it (-10.00). The loser 7 pays the $10 Don't Pass left at 1 to 1: 10.00."""
+    result = play(
+        bets(w("a", "dont_pass", "25")),
+        {"remove": ["a"]},
+        bets(w("b", "dont_pass", "25")),
+        roll(2, 2),  # point 4
+        {"remove": [{"id": "b", "reduce_to": "10"}]},
+        bets(w("c", "dont_pass", "15")),
+        bets(w("dc", "dont_come")),
+        roll(4, 6),  # the Don't Come to the 10
+        {"remove": ["dc"]},
+        bets(w("dc2", "dont_come")),
+        roll(5, 6),
+        roll(3, 4),
+    )
+    assert decided(result, 1)["a"][:2] == ("void", "0.00")
+    assert accepted(result, 2) == ["b"]
+    assert result["steps"][4]["reduced"] == [{"wager": "b", "amount": "10.00"}]
+    assert refused(result, 5) == ["c"]
+    assert decided(result, 8)["dc"][:2] == ("void", "0.00")
+    assert accepted(result, 9) == ["dc2"]
+    assert decided(result, 10) == {"dc2": (LOSE, "-10.00", C("623a.3(a)(4)(ii)(A)"))}
+    assert decided(result) == {"b": (WIN, "10.00", C("623a.3(a)(2)(i)(B)"))}
+
+
+def test_623a_10_a_the_dice_may_be_passed_before_the_shooters_first_roll():
+    """§ 623a.10(a) gives the shooter the choice "after any roll"; a shooter who has not yet
+    thrown may hand the dice on too, as a player offered them may decline (§ 623a.7(b),
+    § 623a.10(c)) (reading 22). Two passes at a fresh table: shooter 3 throws the come out
+    roll; the $10 Pass made before the passes stays and the come out 7 pays it 10.00."""
+    result = play(bets(w("pl", "pass")), {"pass_dice": True}, {"pass_dice": True}, roll(3, 4))
+    assert [result["steps"][s]["shooter"] for s in (1, 2, 3)] == [2, 3, 3]
+    assert [step["rejected"] for step in result["steps"]] == [[], [], [], []]
+    assert decided(result) == {"pl": (WIN, "10.00", C("623a.3(a)(1)(i)(A)"))}
+
+
+def test_623a_3_a_42_place_to_lose_offered_whether_or_not_buy_and_lay_are():
+    """§ 623a.3(a)(41), (42), § 623a.5(g): Buy and Lay Bets are offered together by the Rules
+    Submission (`buy_lay`); the Place Bet to Lose is offered either way (reading 23). With
+    `buy_lay` false, after the point 6: Place to Lose on the 4 ($11) is taken and the 7
+    pays it 5 to 11: 5.00; Buy and Lay on the 4 are refused; the catalog lists no Buy or Lay."""
+    from games.rules.craps import ENGINE
+
+    result = play(
+        roll(3, 3),
+        bets(w("pl", "place_lose:4", "11"), w("b", "buy:4", "20"), w("l", "lay:4", "40")),
+        roll(3, 4),
+        buy_lay=False,
+    )
+    assert accepted(result, 1) == ["pl"] and refused(result, 1) == ["b", "l"]
+    assert decided(result) == {"pl": (WIN, "5.00", C("623a.3(a)(6)(i)"))}
+    kinds = {offer.kind for offer in ENGINE.wager_catalog(ENGINE.parse_options({"buy_lay": False}))}
+    assert "place_lose:4" in kinds
+    assert not any(kind.startswith(("buy:", "lay:")) for kind in kinds)
+
+
+THREE_FOUR_FIVE = {"odds_multiples_by_point": "3-4-5"}
+
+
+@pytest.mark.parametrize(
+    ("line", "point", "most", "flat_most"),
+    [
+        # Pass $10: 3-4-5 takes 3 x 10 on the 4, 4 x 10 on the 5, 5 x 10 on the 6; flat 3x: 30.
+        ("pass", (1, 3), "30", "30"),
+        ("pass", (2, 3), "40", "30"),
+        ("pass", (3, 3), "50", "30"),
+        # Don't Pass $10: winnings of 3, 4, 5 x 10 are laid with 30 * 2 = 60 against the 4,
+        # 40 * 3/2 = 60 against the 5, 50 * 6/5 = 60 against the 6; flat 3x: 60, 45, 36.
+        ("dont_pass", (1, 3), "60", "60"),
+        ("dont_pass", (2, 3), "60", "45"),
+        ("dont_pass", (3, 3), "60", "36"),
+    ],
+)
+def test_623a_6_e_odds_multiples_by_point_three_four_five(line, point, most, flat_most):
+    """§ 623a.6(e): odds "up to 10 times"; the option `odds_multiples_by_point` sets the
+    multiple on the 4 and 10, 5 and 9, 6 and 8 (reading 24). The most is taken, a cent more
+    refused, under "3-4-5" and under the default (one multiple, 3, on every point)."""
+    for options, limit in ((THREE_FOUR_FIVE, most), ({}, flat_most)):
+        over = f"{limit}.01"
+        result = play(
+            bets(w("b", line)),
+            roll(*point),
+            bets(w("big", "odds", over, on="b")),
+            bets(w("o", "odds", limit, on="b")),
+            **options,
+        )
+        assert refused(result, 2) == ["big"], (options, over)
+        assert accepted(result, 3) == ["o"], (options, limit)
+
+
+def test_623a_6_e_odds_multiples_by_point_on_a_come_point_and_in_the_view():
+    """Come $10 on the 8 under "3-4-5": $50 odds (5 x 10) are taken and the 8 pays them 6 to
+    5: 60.00; with $50 on, the table shows no room for more odds. The option is described
+    only when set, and its description parses back to the same options."""
+    from games.rules.craps import ENGINE
+
+    result = play(
+        roll(2, 2),  # point 4
+        bets(w("c", "come")),
+        roll(2, 6),  # come point 8
+        bets(w("o", "odds", "50", on="c")),
+        roll(3, 5),
+        **THREE_FOUR_FIVE,
+    )
+    assert accepted(result, 3) == ["o"]
+    assert decided(result) == {
+        "c": (WIN, "10.00", C("623a.3(a)(3)(i)(B)")),
+        "o": (WIN, "60.00", C("623a.6(c)(2)(iii)")),
+    }
+    options = ENGINE.parse_options(THREE_FOUR_FIVE)
+    state = ENGINE.new_state(options)
+    for event, payload in (
+        ("throw", [2, 2]),
+        ("wagers", [w("c", "come")]),
+        ("throw", [2, 6]),
+        ("wagers", [w("o", "odds", "49.99", on="c")]),
+    ):
+        state, _ = ENGINE.step(options, state, event, payload)
+    come = next(v for v in ENGINE.state_view(options, state)["wagers"] if v["id"] == "c")
+    assert come["may"]["add_odds"] is True  # one cent of room
+    state, _ = ENGINE.step(options, state, "wagers", [w("o2", "odds", "0.01", on="c")])
+    come = next(v for v in ENGINE.state_view(options, state)["wagers"] if v["id"] == "c")
+    assert come["may"]["add_odds"] is False
+    described = ENGINE.describe_options(options)
+    assert described["odds_multiples_by_point"] == "3-4-5"
+    assert ENGINE.parse_options(described) == options
+    assert "odds_multiples_by_point" not in ENGINE.describe_options(ENGINE.parse_options({}))
+    (offer,) = [o for o in ENGINE.wager_catalog(options) if o.kind == "odds"]
+    assert offer.limits_note.endswith(
+        "3 times on the 4 and 10, 4 times on the 5 and 9, 5 times on the 6 and 8"
+    )
+
+
+@pytest.mark.parametrize("value", ["3-4", "0-4-5", "3-4-11", "a-b-c", 345, ["3", "4", "5"]])
+def test_623a_6_e_odds_multiples_by_point_malformed(value) -> None:
+    with pytest.raises(MalformedInput) as error:
+        play(odds_multiples_by_point=value)
+    assert error.value.field == "options.odds_multiples_by_point"
+
+
+def test_623a_6_e_laying_limit_rounded_down_to_the_cent():
+    """§ 623a.6(b), (e): laid odds may win at most the multiple times the bet (reading 2).
+    Don't Pass $7.77 on the 6 at 3x: winnings of 23.31 are laid with 23.31 * 6/5 = 27.972,
+    rounded down to $27.97 (which wins 23.308: within the limit); $27.98 is refused."""
+    result = play(
+        bets(w("dp", "dont_pass", "7.77")),
+        roll(3, 3),
+        bets(w("big", "odds", "27.98", on="dp")),
+        bets(w("o", "odds", "27.97", on="dp")),
+    )
+    assert refused(result, 2) == ["big"]
+    assert accepted(result, 3) == ["o"]

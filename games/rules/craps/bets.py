@@ -82,6 +82,14 @@ HOPS = (
     (4, 6),
 )
 _HOP_PARAGRAPH = {pair: 22 + i for i, pair in enumerate(HOPS)}
+# The one-roll combinations that are their own wagers, not hops (§ 623a.3(a)(14)-(17)):
+# a refused hop on one of them names the kind to use instead.
+_OWN_WAGER = {
+    (1, 1): ("craps_2", "Craps Two Bet"),
+    (1, 2): ("craps_3", "Craps Three Bet"),
+    (5, 6): ("eleven", "11 in One Roll Bet"),
+    (6, 6): ("craps_12", "Craps Twelve Bet"),
+}
 
 _BY_KEY = {
     t.key: t
@@ -164,9 +172,11 @@ def bet_from_kind(kind: str) -> Bet:
                 f"Write a hop lower face first: hop:{high}-{low}", cite("623a.3(a)(22)-(38)")
             )
         if (low, high) not in _HOP_PARAGRAPH:
+            own = _OWN_WAGER.get((low, high))
+            instead = f"; that throw is the {own[1]}, kind {own[0]}" if own else ""
             raise RuleViolation(
                 f"There is no {low}-{high} on the Hop Bet; the hops are the hardways and the "
-                "two-face combinations of 4 through 10 (§ 623a.3(a)(22)-(38))",
+                f"two-face combinations of 4 through 10 (§ 623a.3(a)(22)-(38)){instead}",
                 cite("623a.3(a)(22)-(38)"),
             )
         return Bet(HOP, faces=(low, high))

@@ -10,7 +10,7 @@ from decimal import Decimal
 from games.rules.core.offer import Moment, Offer, Payout, posted
 from games.rules.craps import bets, paytables
 from games.rules.craps.bets import Bet, every_bet
-from games.rules.craps.options import CrapsOptions
+from games.rules.craps.options import ODDS_POINT_PAIRS, CrapsOptions
 from games.rules.craps.paytables import POINT_NUMBERS, Odds
 from games.rules.craps.placement import (
     ANY_REMOVAL,
@@ -104,7 +104,18 @@ def _odds_offer(options: CrapsOptions) -> Offer:
         par_kinds=tuple(
             f"odds:{line.key}:{point}" for line in bets.LINE_BETS for point in POINT_NUMBERS
         ),
-        limits_note=f"{_ODDS_LIMIT}, {options.max_odds_multiple} times",
+        limits_note=f"{_ODDS_LIMIT}, {_odds_times(options)}",
+    )
+
+
+def _odds_times(options: CrapsOptions) -> str:
+    """The multiple in words: one for every point, or one for each pair of points."""
+    by_point = options.odds_multiples_by_point
+    if by_point is None:
+        return f"{options.max_odds_multiple} times"
+    return ", ".join(
+        f"{multiple} times on the {low} and {high}"
+        for multiple, (low, high) in zip(by_point, ODDS_POINT_PAIRS, strict=True)
     )
 
 

@@ -43,7 +43,10 @@ OPTION_NAMES = (
     "table_type",
     "come_odds_working_on_come_out",
     "dont_come_odds_working_on_come_out",
+    "odds_multiples_by_point",
 )
+# § 623a.6(e): the points a by-point odds multiple is set for, as "A-B-C" names them.
+ODDS_POINT_PAIRS = ((4, 10), (5, 9), (6, 8))
 _PAYTABLE_CHOICES = {
     "fire_bet_paytable": tuple(FIRE_BET),
     "hot_roller_paytable": tuple(HOT_ROLLER),
@@ -79,6 +82,17 @@ class CrapsOptions:
     # text is silent; the custom is "off unless called on" (docs/regulations.md, Craps reading 2).
     come_odds_working_on_come_out: bool = False
     dont_come_odds_working_on_come_out: bool = False
+    # § 623a.6(e) sets only the ceiling, "up to 10 times": a holder may set the multiple by
+    # point (3-4-5 odds) instead of one for all (docs/regulations.md, Craps reading 24).
+    # The multiples on the 4 and 10, the 5 and 9, the 6 and 8; None: `max_odds_multiple`.
+    odds_multiples_by_point: tuple[int, int, int] | None = None
+
+    def odds_multiple(self, point: int | None) -> int:
+        """The odds multiple on this point (§ 623a.6(e)); the flat one before a point."""
+        by_point = self.odds_multiples_by_point
+        if by_point is None or point is None:
+            return self.max_odds_multiple
+        return next(m for m, pair in zip(by_point, ODDS_POINT_PAIRS, strict=True) if point in pair)
 
     @property
     def vig_rate(self) -> Fraction:
@@ -110,12 +124,17 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
         dont_come_odds_working_on_come_out=option_flag(
             raw, "dont_come_odds_working_on_come_out", False
         ),
+        odds_multiples_by_point=_odds_by_point(raw),
         **paytables,
     )
 
 
 def describe_options(options: CrapsOptions) -> dict[str, object]:
-    """Every option with defaults filled in, JSON-ready (amounts as strings)."""
+    """Every option with defaults filled in, JSON-ready (amounts as strings).
+
+    `odds_multiples_by_point` is shown only when set: the stored default PAR sheet
+    (games/par_sheets/craps.json) predates it, and odds pay true odds whatever their limit.
+    """
     described: dict[str, object] = {
         "variant": options.variant,
         **options.limits.describe(),
@@ -133,6 +152,10 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
     described["table_type"] = options.table_type
     described["come_odds_working_on_come_out"] = options.come_odds_working_on_come_out
     described["dont_come_odds_working_on_come_out"] = options.dont_come_odds_working_on_come_out
+    if options.odds_multiples_by_point is not None:
+        described["odds_multiples_by_point"] = "-".join(
+            str(m) for m in options.odds_multiples_by_point
+        )
     return described
 
 
@@ -160,6 +183,22 @@ def _odds_multiple(raw: Mapping[str, object]) -> int:
             f"must be a whole number from 1 to {MAX_ODDS_MULTIPLE} (§ 623a.6(e))",
         )
     return value
+
+
+def _odds_by_point(raw: Mapping[str, object]) -> tuple[int, int, int] | None:
+    """The multiples "A-B-C" on the 4 and 10, the 5 and 9, the 6 and 8, each 1 to 10."""
+    value = raw.get("odds_multiples_by_point")
+    if value is None:
+        return None
+    parts = value.split("-") if isinstance(value, str) else []
+    if len(parts) != 3 or not all(p.isdigit() and 1 <= int(p) <= MAX_ODDS_MULTIPLE for p in parts):
+        raise MalformedInput(
+            "options.odds_multiples_by_point",
+            'must be three whole numbers from 1 to 10, as "3-4-5": the multiples on the 4 '
+            "and 10, the 5 and 9, the 6 and 8 (§ 623a.6(e))",
+        )
+    low, middle, high = (int(p) for p in parts)
+    return low, middle, high
 
 
 def _vig_percent(raw: Mapping[str, object]) -> Decimal:

@@ -247,7 +247,7 @@ def _admit_odds(
         line.progress,
         line.wager.amount,
         (*existing, wager.amount),
-        options.max_odds_multiple,
+        options.odds_multiple(line.progress),
     )
     progress = OddsProgress(line.bet.wager_type, line.progress)
     return OnLayout(wager, bet, wager.amount, progress, on=on, seat=seat)

@@ -138,7 +138,7 @@ def _odds_room(options: CrapsOptions, entry: OnLayout, odds: list[OnLayout]) -> 
             entry.progress,
             entry.wager.amount,
             (*(e.amount for e in odds), CENT),
-            options.max_odds_multiple,
+            options.odds_multiple(entry.progress),
         )
     except RuleViolation:
         return False
