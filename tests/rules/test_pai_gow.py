@@ -1561,3 +1561,72 @@ def test_621a_defaults_offer_everything_the_chapter_allows() -> None:
     )
     assert options.dealing_styles == DEALING_STYLES[1:]
     assert (options.starting_position, options.dealer_wager_against_bank) == ("shaker", None)
+
+
+@pytest.mark.parametrize(
+    ("tiebreak", "dealer", "settled"),
+    [
+        (
+            "low_hand",
+            {"high": ["2-4", "5-6"], "low": ["2-2", "3-6"]},
+            ("w1", "push", "0.00", cite("621a.8(h)(1)")),
+        ),
+        (
+            "high_hand",
+            {"high": ["2-2", "2-4"], "low": ["3-6", "5-6"]},
+            ("w1", "win", "9.50", cite("621a.8(i)")),
+        ),
+    ],
+)
+def test_621a_8_d_3_the_house_way_tiebreak_of_the_rules_submission(
+    tiebreak: str, dealer: dict, settled: tuple
+) -> None:
+    """Reading 6, option house_way_tiebreak (§ 621a.8(d)(3); the manner of setting is the
+    Rules Submission's, § 621a.8(b), § 621a.9(e), § 621a.10(f)). The dealer's 3-6 2-4 5-6
+    2-2 holds no pair; two splits make a 7: 2-4 + 5-6 (6 + 11 = 17, topped by the 5-6,
+    8th) with 3-6 + 2-2 (13, value 3), or 2-4 + 2-2 (the 2-4 counted 3: 7, topped by the
+    2-2, 7th) with 3-6 + 5-6 (20, value 0). By default the stronger low hand (the 3); with
+    "high_hand" the stronger high hand (the 7 topped by the 2-2). The player's pair of
+    Twelves beats either 7; his 1-1 + 5-5 (12, value 2) loses to the 3 (a tie, (h)(1)) and
+    beats the 0 (a win, $10 less 0.50)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {
+                "deal": {
+                    "dealer": ["3-6", "2-4", "5-6", "2-2"],
+                    "positions": {"1": ["6-6", "6-6", "1-1", "5-5"]},
+                }
+            },
+            {"set": {"w1": {"high": ["6-6", "6-6"], "low": ["1-1", "5-5"]}}},
+            {"reveal": True},
+        ],
+        house_way_tiebreak=tiebreak,
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    shown = result["steps"][2]["dealer"]
+    assert (sorted(shown["high"]), sorted(shown["low"])) == (dealer["high"], dealer["low"])
+    assert _settled(result["steps"][3]) == [settled]
+
+
+def test_621a_8_d_house_way_tiebreak_option_parsed_described_and_refused() -> None:
+    """Reading 6: the default ("low_hand") is not shown, so the stored default PAR sheet
+    holds; "high_hand" is shown (it changes the PAR); anything else is malformed."""
+    assert parse_options({}).house_way_tiebreak == "low_hand"
+    assert "house_way_tiebreak" not in describe_options(parse_options({}))
+    shown = describe_options(parse_options({"house_way_tiebreak": "low_hand"}))
+    assert "house_way_tiebreak" not in shown
+    high = parse_options({"house_way_tiebreak": "high_hand"})
+    assert describe_options(high)["house_way_tiebreak"] == "high_hand"
+    with pytest.raises(MalformedInput):
+        parse_options({"house_way_tiebreak": "strongest"})
+    tiles = [_t(n) for n in ("3-6", "2-4", "5-6", "2-2")]
+    assert _names(house_way(tiles, "high_hand").high) == ["2-2", "2-4"]
+    assert _names(house_way(tiles).high) == ["2-4", "5-6"]
+    # How many of the 8,130 four-tile hands (by kind) the two tiebreaks set apart.
+    differ = 0
+    for combo in combinations_with_replacement(TILES, 4):
+        if all(combo.count(t) <= TILE_SET[t] for t in combo):
+            differ += house_way(combo).strengths != house_way(combo, "high_hand").strengths
+    assert differ == 2092
