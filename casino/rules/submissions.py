@@ -180,7 +180,7 @@ OPTION_WAGERS: dict[str, dict[str, tuple[str, ...]]] = {
         "hot_shooter_jackpot": ("hot_shooter",),
     },
     "high_roll_dice": {"dice": ("pip:", "like_kind:", "millionaire:", "extra_roll")},
-    "pai_gow": {},
+    "pai_gow": {"house_way_tiebreak": ("pai_gow",)},
     "sic_bo": {},
     "three_dice_football": {},
 }

@@ -28,10 +28,10 @@ from games.rules.pai_gow.dealing import (
     places_from,
     starting_place,
 )
-from games.rules.pai_gow.house_way import house_way
+from games.rules.pai_gow.house_way import Setting, house_way
 from games.rules.pai_gow.options import describe_options, parse_options
 from games.rules.pai_gow.ranking import beats, hand_strength, hand_value, pair_rank
-from games.rules.pai_gow.settlement import Centre, vigorish
+from games.rules.pai_gow.settlement import WIN, Centre, decide, vigorish
 from games.rules.pai_gow.tiles import TILE_SET, TILES, Tile, parse_tile, tile_rank
 from games.rules.registry import engine_get
 from games.scenario import run_scenario
@@ -1190,3 +1190,443 @@ def test_621a_10_a_a_shaker_table_has_no_generator_to_fail():
     (rejection,) = result["steps"][1]["rejected"]
     assert rejection["cite"] == cite("621a.10(a)") and "no roll" in rejection["error"]
     assert result["steps"][1]["resolutions"] == [] and result["open"] == ["w1"]
+
+
+# --- The silent readings of docs/regulations.md, each tested where it decides -----------
+
+# Hands used below, each worked out once (§ 621a.8(d) for the house way):
+# 4-6 1-5 2-2 3-4: no pair; only 4-6 + 3-4 (17) makes a 7: (d)(3), 7 high, 1-5 + 2-2 (0) low.
+# 6-6 6-6 5-5 4-6: the pair of Twelves high (d)(2), 5-5 + 4-6 (20, value 0) low.
+# 3-3 2-2 1-4 1-6: no pair, no 7, 8 or 9; (d)(4) 3-3 (6th) with 1-4 (16th).
+# 1-1 1-1 5-6 2-6: the pair of Twos high, 5-6 + 2-6 (19, value 9) low.
+SEVEN_ZERO = ["4-6", "1-5", "2-2", "3-4"]
+TWELVES_ZERO = ["6-6", "6-6", "5-5", "4-6"]
+TWO_ZERO = ["3-3", "2-2", "1-4", "1-6"]
+TWOS_NINE = ["1-1", "1-1", "5-6", "2-6"]
+
+
+def _round_against_dealer(*wagers: dict) -> list[dict]:
+    """A round with no player bank: the wagers at positions 1 to 3, dealt TWELVES_ZERO to the
+    dealer and SEVEN_ZERO, TWO_ZERO, TWOS_NINE to positions 1, 2, 3, set the house way."""
+    hands = {"1": SEVEN_ZERO, "2": TWO_ZERO, "3": TWOS_NINE}
+    spots = {str(w["position"]) for w in wagers}
+    return [
+        {"wagers": list(wagers)},
+        {"deal": {"dealer": TWELVES_ZERO, "positions": {s: hands[s] for s in sorted(spots)}}},
+        {"set": {w["id"]: "house_way" for w in wagers}},
+        {"reveal": True},
+    ]
+
+
+def test_621a_8_g_a_low_pair_whose_spots_end_in_zero_is_no_value_zero() -> None:
+    """Reading 4, § 621a.8(g), (h)(1) "or has a value of zero": read of hands without a pair.
+    The player's low hand 5-5 + 5-5 (20 spots) is the sixth pair and 1-1 + 4-4 (10 spots)
+    the twentieth; against the dealer's 4-6 + 3-4 (7) and 1-5 + 2-2 (0) both hands are
+    higher: a win, not the tie (h)(1) would give a low hand "of value zero"."""
+    dealer = house_way([_t(n) for n in SEVEN_ZERO])
+    for low in (("5-5", "5-5"), ("1-1", "4-4")):
+        player = Setting(_hand("6-6", "6-6"), _hand(*low))
+        assert decide(player, dealer) == WIN, low
+    # A low hand without a pair whose spots end in zero is value zero: the dealer's copy.
+    assert decide(Setting(_hand("6-6", "6-6"), _hand("5-5", "4-6")), dealer).result == "push"
+
+
+def test_621a_1_two_hands_of_equal_strength_may_be_set_either_way() -> None:
+    """Reading 5, § 621a.1 (High hand, Low hand): 1-3 + 3-3 (10) and 2-2 + 1-5 (10) are both
+    value zero, equally bad (§ 621a.3(g)); neither ranks below the other, so the player may
+    call either the high hand."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1), _wager("w2", "p2", "10", 2)]},
+            {
+                "deal": {
+                    "dealer": ["6-6", "5-6", "4-5", "2-3"],
+                    "positions": {
+                        "1": ["1-3", "3-3", "2-2", "1-5"],
+                        "2": ["1-3", "3-3", "2-2", "1-5"],
+                    },
+                }
+            },
+            {
+                "set": {
+                    "w1": {"high": ["2-2", "1-5"], "low": ["1-3", "3-3"]},
+                    "w2": {"high": ["1-3", "3-3"], "low": ["2-2", "1-5"]},
+                }
+            },
+        ]
+    )
+    assert result["steps"][2]["rejected"] == []
+    assert "dealer" in result["steps"][2]  # both set: the dealer sets his
+
+
+def test_621a_8_d_the_same_tiles_of_a_class_either_way_is_the_house_way() -> None:
+    """Reading 7, § 621a.10(f): the dealer's 6-6 4-5 1-1 3-6 are two Wongs whichever Nine
+    goes with the 6-6 (§ 621a.3(c) seventeenth and eighteenth, copies either way): neither
+    setting is reset. 6-6 + 1-1 (value 4) with the mixed Nines is reset."""
+    steps = [
+        {"wagers": [_wager("w1", "p1", "10", 1)]},
+        {"deal": {"dealer": ["6-6", "4-5", "1-1", "3-6"], "positions": {"1": TWO_ZERO}}},
+        {"set": {"w1": "house_way"}},
+    ]
+    for high, low, reset in (
+        (["6-6", "4-5"], ["1-1", "3-6"], False),
+        (["6-6", "3-6"], ["1-1", "4-5"], False),
+        (["3-6", "4-5"], ["6-6", "1-1"], True),
+    ):
+        result = _play([*steps, {"set": {"dealer": {"high": high, "low": low}}}])
+        assert result["steps"][3]["rejected"] == []
+        assert ("reset" in result["steps"][3]) is reset, (high, low)
+
+
+def test_621a_8_d_4_the_ranks_as_printed_or_as_counted_give_the_same_setting() -> None:
+    """Reading 6, § 621a.8(d)(4), § 621a.3(f): (4) reads the ranks of § 621a.3(h) as printed
+    (1-2 seventeenth, 2-4 fifteenth). Counted the other way (1-2 as six, fifteenth; 2-4
+    as three, seventeenth) the highest tile with the lowest is the same on every four
+    tiles (d)(4) sets: a 1-2 or 2-4 beside a Five makes an 8 (3 + 5), so (3) sets those,
+    and no other tile ranks fifteenth to seventeenth."""
+    reached = 0
+    for combo in combinations_with_replacement(TILES, 4):
+        if any(combo.count(t) > TILE_SET[t] for t in combo):
+            continue
+        setting = house_way(list(combo))
+        if setting.rule != "621a.8(d)(4)":
+            continue
+        reached += 1
+        hands = (frozenset(setting.high), frozenset(setting.low))
+        for counted in ({_t("1-2"): 15}, {_t("2-4"): 17}, {_t("1-2"): 15, _t("2-4"): 17}):
+            by_rank = sorted(combo, key=lambda t: counted.get(t, tile_rank(t)))
+            assert frozenset((by_rank[0], by_rank[3])) in hands, combo
+    assert reached == 379  # four-tile hands by kind that (d)(4) sets
+
+
+def test_621a_6_c_a_generators_number_is_counted_round_and_round() -> None:
+    """Reading 8, § 621a.6(a)(1), (c): the text sets no range for the generator's number; 100
+    is counted from the dealer as one: (100 - 1) mod 8 = 3 places on, position 3. A
+    number below one counts nothing and is refused."""
+    deal = {"deal": {"stacks": STACKS, "rng": 100}}
+    result = _play([{"wagers": [_wager("w1", "p1", "10", 3)]}, deal], starting_position="rng")
+    assert result["steps"][1]["rejected"] == []
+    assert result["steps"][1]["starting_place"] == "3"
+    zero = {"deal": {"stacks": STACKS, "rng": 0}}
+    result = _play([{"wagers": [_wager("w1", "p1", "10", 3)]}, zero], starting_position="rng")
+    (rejection,) = result["steps"][1]["rejected"]
+    assert rejection["cite"] == cite("621a.6(c)")
+
+
+def test_621a_9_g_a_co_bank_cuts_too() -> None:
+    """Reading 11, § 621a.9(g), § 621a.1 (Co-banking): a co-bank is the bank, co-banking with
+    the dealer; "the bank shall have the option to cut" is his as well. Stacks 3 and 4 to
+    the right end: S3, S4, S1, S2, S5, ... Dice 1 + 1 + 1 = 3 counted from the co-bank at
+    position 1 (reading 9): 1 = position 1, 2 = 2, 3 = 3: position 3 receives S3 first."""
+    steps = [
+        *_round_against_dealer(_wager("a1", "p1", "10", 1), _wager("a3", "p3", "10", 3)),
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p1", "co_bank": True, "chips": "100"}},
+        _stacks_deal([1, 1, 1], cut={"to_right": [3, 4]}),
+    ]
+    result = _play(steps)
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert result["steps"][-1]["starting_place"] == "3"
+    assert result["steps"][-1]["hands"]["3"] == STACKS[2]
+
+
+def test_621a_9_c_the_bank_is_taken_by_whoever_accepts_the_offer() -> None:
+    """Reading 21, § 621a.9(c): the order in which the dealer offers the bank is the floor's;
+    the engine takes the acceptance as given and checks only who may bank. Position 3's
+    player takes the bank though position 1's, offered first, was eligible too."""
+    steps = [
+        *_round_against_dealer(_wager("a1", "p1", "10", 1), _wager("a3", "p3", "10", 3)),
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p3", "chips": "100"}},
+    ]
+    result = _play(steps)
+    assert result["steps"][-1]["rejected"] == []
+    assert result["steps"][-1]["bank"]["player"] == "p3"
+
+
+def test_621a_9_d_1_h_a_surrendered_wager_was_placed_against_the_dealer() -> None:
+    """Reading 22, § 621a.9(d)(1), (h): p1's $20 surrendered in round 1 (§ 621a.8(e)) was still
+    "placed ... against the dealer": he may bank in round 2 and the dealer's wager against
+    him is that $20 (his last wager against the dealer)."""
+    round_1 = _round_against_dealer(
+        _wager("a1", "p1", "20", 1), _wager("a2", "p2", "10", 2), _wager("a3", "p3", "10", 3)
+    )
+    round_1.insert(3, {"surrender": ["a1"]})
+    steps = [
+        *round_1,
+        {"wagers": [_wager("b1", "p1", "20", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p1", "chips": "100"}},
+    ]
+    result = _play(steps)
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert _settled(result["steps"][3]) == [("a1", "lose", "-20.00", cite("621a.8(e)"))]
+    assert result["steps"][-1]["bank"]["dealer_wager"] == "20.00"
+
+
+def test_621a_10_d_a_round_whose_every_hand_its_player_voided_was_played() -> None:
+    """Reading 23, § 621a.10(d), § 621a.9(b), (d)(1): p1's only hand, a tile exposed, voided by
+    him: the round was dealt and played, so round 2 is not the start of the game and his
+    voided $10 was placed against the dealer: he may bank (dealer's wager 10). A round
+    voided whole (§ 621a.10(c)) is not played: after it a bank is still refused."""
+    voided_by_player = [
+        {"wagers": [_wager("a1", "p1", "10", 1)]},
+        {"deal": {"dealer": TWELVES_ZERO, "positions": {"1": SEVEN_ZERO}}},
+        {"irregularity": {"kind": "exposed_tile", "place": "1", "void": True}},
+    ]
+    voided_whole = [*voided_by_player[:2], {"irregularity": {"kind": "wrong_positions"}}]
+    round_2 = [
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p1", "chips": "100"}},
+    ]
+    played = _play([*voided_by_player, *round_2])
+    assert _settled(played["steps"][2]) == [("a1", "push", "0.00", cite("621a.10(d)"))]
+    assert played["steps"][-1]["rejected"] == []
+    assert played["steps"][-1]["bank"]["dealer_wager"] == "10.00"
+    not_played = _play([*voided_whole, *round_2])
+    (rejection,) = not_played["steps"][-1]["rejected"]
+    assert rejection["cite"] == cite("621a.9(b)")
+
+
+def test_621a_9_d_2_a_later_wager_the_bank_cannot_cover_is_refused() -> None:
+    """Reading 13, § 621a.9(d)(2): p1 banks with $40 of chips; the dealer's wager against him
+    is his round-1 $10. p3's $10 makes 20 to cover; p2's $25 would make 45 > 40: refused."""
+    steps = [
+        *_round_against_dealer(_wager("a1", "p1", "10", 1)),
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p1", "chips": "40"}},
+        {"wagers": [_wager("b2", "p2", "25", 2)]},
+    ]
+    result = _play(steps)
+    assert result["steps"][-2]["rejected"] == []
+    (rejection,) = result["steps"][-1]["rejected"]
+    assert rejection["cite"] == cite("621a.9(d)(2)")
+
+
+@pytest.mark.parametrize(
+    ("options", "dealer_wager"), [({}, "25.00"), ({"dealer_wager_against_bank": "30"}, "30.00")]
+)
+def test_621a_9_h_the_dealers_wager_is_both_adjacent_wagers_or_the_submissions_amount(
+    options: dict, dealer_wager: str
+) -> None:
+    """Reading 14, § 621a.9(h): p1 wagered $10 and $15 on positions 1 and 2 against the dealer
+    in round 1; "the banker's last wager" is the two together, $25. A Rules Submission
+    amount ($30) replaces it."""
+    steps = [
+        *_round_against_dealer(_wager("a1", "p1", "10", 1), _wager("a2", "p1", "15", 2)),
+        {"wagers": [_wager("b1", "p1", "10", 1), _wager("b3", "p3", "10", 3)]},
+        {"bank": {"player": "p1", "chips": "100"}},
+    ]
+    result = _play(steps, **options)
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert result["steps"][-1]["bank"]["dealer_wager"] == dealer_wager
+
+
+def test_621a_9_o_a_surrendered_wager_goes_to_the_centre_and_the_bank_may_not_surrender() -> None:
+    """Readings 15 and 17, § 621a.8(e), § 621a.9(o). Round 2, p1 banks with SEVEN_ZERO (7 / 0);
+    the dealer's $10 against him: the dealer's 6-6 + 6-6 beats the 7, his 5-5 + 4-6 (0) is
+    zero-zero, the bank's: a tie, returned. The bank may not surrender. p2 surrenders
+    $10: it goes to the centre. p3's TWOS_NINE (pair, 9) wins $10, paid from the centre:
+    nothing is left or short, the bank nets 0.00 (were the surrender not in the centre,
+    the bank would pay $10)."""
+    steps = [
+        *_round_against_dealer(_wager("a1", "p1", "10", 1)),
+        {
+            "wagers": [
+                _wager("b1", "p1", "10", 1),
+                _wager("b2", "p2", "10", 2),
+                _wager("b3", "p3", "10", 3),
+            ]
+        },
+        {"bank": {"player": "p1", "chips": "100"}},
+        {
+            "deal": {
+                "dealer": TWELVES_ZERO,
+                "positions": {"1": SEVEN_ZERO, "2": TWO_ZERO, "3": TWOS_NINE},
+            }
+        },
+        {"set": {"b1": "house_way", "b2": "house_way", "b3": "house_way"}},
+        {"surrender": ["b1", "b2"]},
+        {"reveal": True},
+    ]
+    result = _play(steps)
+    surrender, reveal = result["steps"][-2], result["steps"][-1]
+    (refused,) = surrender["rejected"]
+    assert (refused["wager"], refused["cite"]) == ("b1", cite("621a.8(e)"))
+    assert _settled(surrender) == [("b2", "lose", "-10.00", cite("621a.8(e)"))]
+    assert reveal["dealer_wager"]["result"] == "push"
+    assert reveal["centre"]["losing"] == "10.00" and reveal["centre"]["from_bank"] == "0.00"
+    assert _settled(reveal) == [
+        ("b3", "win", "9.50", cite("621a.8(i)")),
+        ("b1", "push", "0.00", cite("621a.9(o)")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("losing", "winning", "from_bank", "bank_share", "table_inventory", "bank_net"),
+    [
+        ("10.01", "0", "0.00", "5.00", "5.01", "4.75"),  # surplus 10.01: 5.005 each; vig 0.25
+        ("0", "10.01", "5.00", "0.00", "-5.01", "-5.00"),  # shortfall 10.01
+    ],
+)
+def test_621a_9_r_a_co_banks_half_cent_is_the_table_inventorys(
+    losing: str, winning: str, from_bank: str, bank_share: str, table_inventory: str, bank_net: str
+) -> None:
+    """Reading 15, § 621a.9(r): half of an odd-cent surplus or shortfall is half a cent; the
+    co-bank's half is rounded down to the cent and the table inventory takes the odd cent
+    (keeps it from a surplus, pays it of a shortfall)."""
+    centre = Centre(Decimal(losing), Decimal(winning), co_bank=True)
+    assert centre.from_bank == Decimal(from_bank)
+    assert centre.bank_share == Decimal(bank_share)
+    assert centre.table_inventory == Decimal(table_inventory)
+    assert centre.bank_net == Decimal(bank_net)
+
+
+def test_621a_8_k_adjacent_wagers_each_pay_their_own_vigorish() -> None:
+    """Reading 16, § 621a.8(k), § 621a.5(d) "played separately": p1's two $17 wagers on
+    positions 1 and 2 both win against the dealer's 7 / 0 (TWOS_NINE: pair, 9; 6-6 6-6
+    4-4 1-3: the Gong 6-6 + 4-4 with 6-6 + 1-3 (16, value 6), the stronger low hand).
+    Each pays 0.85 rounded up to 1.00: 2.00 in all, not 5% of $34 (1.70 -> 1.75)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "17", 1), _wager("w2", "p1", "17", 2)]},
+            {
+                "deal": {
+                    "dealer": SEVEN_ZERO,
+                    "positions": {"1": TWOS_NINE, "2": ["6-6", "6-6", "4-4", "1-3"]},
+                }
+            },
+            {"set": {"w1": "house_way", "w2": "house_way"}},
+            {"reveal": True},
+        ]
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    assert [(r["wager"], r["net"], r["vig"]) for r in result["steps"][3]["resolutions"]] == [
+        ("w1", "16.00", "1.00"),
+        ("w2", "16.00", "1.00"),
+    ]
+
+
+def test_621a_10_d_a_surrendered_wager_stays_lost_when_the_round_is_voided() -> None:
+    """Reading 18, § 621a.8(e), § 621a.10(c), (d): w1 surrendered (collected) before the
+    dealer is found to have dealt to the wrong positions: only w2 is returned. And a
+    player may void his hand for an exposed tile only before he has set it."""
+    steps = [
+        {"wagers": [_wager("w1", "p1", "10", 1), _wager("w2", "p2", "10", 2)]},
+        {"deal": {"dealer": TWELVES_ZERO, "positions": {"1": SEVEN_ZERO, "2": TWO_ZERO}}},
+        {"set": {"w1": "house_way", "w2": "house_way"}},
+        {"irregularity": {"kind": "exposed_tile", "place": "2", "void": True}},
+        {"surrender": ["w1"]},
+        {"irregularity": {"kind": "wrong_positions"}},
+    ]
+    result = _play(steps)
+    (late_void,) = result["steps"][3]["rejected"]
+    assert late_void["cite"] == cite("621a.10(d)")
+    assert _settled(result["steps"][4]) == [("w1", "lose", "-10.00", cite("621a.8(e)"))]
+    assert _settled(result["steps"][5]) == [("w2", "push", "0.00", cite("621a.10(c)"))]
+
+
+def test_621a_5_d_positions_6_and_1_are_not_adjacent_and_a_position_holds_one_wager() -> None:
+    """Reading 19, § 621a.5(d), § 621a.2(b)(2): positions 6 and 1 are the two ends of the
+    table; a second player may not wager on a position already taken."""
+    (step,) = _play(
+        [
+            {
+                "wagers": [
+                    _wager("w6", "p1", "10", 6),
+                    _wager("w1", "p1", "10", 1),
+                    _wager("x6", "p2", "10", 6),
+                ]
+            }
+        ]
+    )["steps"]
+    assert step["accepted"] == ["w6"]
+    assert [(r["wager"], r["cite"]) for r in step["rejected"]] == [
+        ("w1", cite("621a.5(d)")),
+        ("x6", cite("621a.2(b)(2)")),
+    ]
+
+
+def test_621a_defaults_offer_everything_the_chapter_allows() -> None:
+    """Reading 20: with no options, player banking, co-banking, adjacent areas and all nine
+    styles of § 621a.7(a); the shaker gives the start; the dealer's wager is the bank's last."""
+    options = parse_options({})
+    assert (options.player_banking, options.co_banking, options.adjacent_betting_areas) == (
+        True,
+        True,
+        True,
+    )
+    assert options.dealing_styles == DEALING_STYLES[1:]
+    assert (options.starting_position, options.dealer_wager_against_bank) == ("shaker", None)
+
+
+@pytest.mark.parametrize(
+    ("tiebreak", "dealer", "settled"),
+    [
+        (
+            "low_hand",
+            {"high": ["2-4", "5-6"], "low": ["2-2", "3-6"]},
+            ("w1", "push", "0.00", cite("621a.8(h)(1)")),
+        ),
+        (
+            "high_hand",
+            {"high": ["2-2", "2-4"], "low": ["3-6", "5-6"]},
+            ("w1", "win", "9.50", cite("621a.8(i)")),
+        ),
+    ],
+)
+def test_621a_8_d_3_the_house_way_tiebreak_of_the_rules_submission(
+    tiebreak: str, dealer: dict, settled: tuple
+) -> None:
+    """Reading 6, option house_way_tiebreak (§ 621a.8(d)(3); the manner of setting is the
+    Rules Submission's, § 621a.8(b), § 621a.9(e), § 621a.10(f)). The dealer's 3-6 2-4 5-6
+    2-2 holds no pair; two splits make a 7: 2-4 + 5-6 (6 + 11 = 17, topped by the 5-6,
+    8th) with 3-6 + 2-2 (13, value 3), or 2-4 + 2-2 (the 2-4 counted 3: 7, topped by the
+    2-2, 7th) with 3-6 + 5-6 (20, value 0). By default the stronger low hand (the 3); with
+    "high_hand" the stronger high hand (the 7 topped by the 2-2). The player's pair of
+    Twelves beats either 7; his 1-1 + 5-5 (12, value 2) loses to the 3 (a tie, (h)(1)) and
+    beats the 0 (a win, $10 less 0.50)."""
+    result = _play(
+        [
+            {"wagers": [_wager("w1", "p1", "10", 1)]},
+            {
+                "deal": {
+                    "dealer": ["3-6", "2-4", "5-6", "2-2"],
+                    "positions": {"1": ["6-6", "6-6", "1-1", "5-5"]},
+                }
+            },
+            {"set": {"w1": {"high": ["6-6", "6-6"], "low": ["1-1", "5-5"]}}},
+            {"reveal": True},
+        ],
+        house_way_tiebreak=tiebreak,
+    )
+    for step in result["steps"]:
+        assert step["rejected"] == [], step
+    shown = result["steps"][2]["dealer"]
+    assert (sorted(shown["high"]), sorted(shown["low"])) == (dealer["high"], dealer["low"])
+    assert _settled(result["steps"][3]) == [settled]
+
+
+def test_621a_8_d_house_way_tiebreak_option_parsed_described_and_refused() -> None:
+    """Reading 6: the default ("low_hand") is not shown, so the stored default PAR sheet
+    holds; "high_hand" is shown (it changes the PAR); anything else is malformed."""
+    assert parse_options({}).house_way_tiebreak == "low_hand"
+    assert "house_way_tiebreak" not in describe_options(parse_options({}))
+    shown = describe_options(parse_options({"house_way_tiebreak": "low_hand"}))
+    assert "house_way_tiebreak" not in shown
+    high = parse_options({"house_way_tiebreak": "high_hand"})
+    assert describe_options(high)["house_way_tiebreak"] == "high_hand"
+    with pytest.raises(MalformedInput):
+        parse_options({"house_way_tiebreak": "strongest"})
+    tiles = [_t(n) for n in ("3-6", "2-4", "5-6", "2-2")]
+    assert _names(house_way(tiles, "high_hand").high) == ["2-2", "2-4"]
+    assert _names(house_way(tiles).high) == ["2-4", "5-6"]
+    # How many of the 8,130 four-tile hands (by kind) the two tiebreaks set apart.
+    differ = 0
+    for combo in combinations_with_replacement(TILES, 4):
+        if all(combo.count(t) <= TILE_SET[t] for t in combo):
+            differ += house_way(combo).strengths != house_way(combo, "high_hand").strengths
+    assert differ == 2092

@@ -117,8 +117,10 @@ def result(player: tuple[Hand, Hand], dealer: tuple[Hand, Hand]) -> str:
 
 
 @cache
-def my_house_way(tiles: tuple[str, ...]) -> tuple[Hand, Hand, str]:
-    """§ 621a.8(d)(1)-(4); tiles sorted. Returns (high, low, paragraph number)."""
+def my_house_way(tiles: tuple[str, ...], high_first: bool = False) -> tuple[Hand, Hand, str]:
+    """§ 621a.8(d)(1)-(4); tiles sorted. Returns (high, low, paragraph number). Of several
+    settings (2) or (3) allows, the strongest low hand, then high hand; with `high_first`
+    (the option house_way_tiebreak "high_hand") the strongest high hand, then low."""
     a, b, c, d = tiles
     splits = []
     for one, other in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
@@ -127,6 +129,8 @@ def my_house_way(tiles: tuple[str, ...]) -> tuple[Hand, Hand, str]:
         splits.append((one, other))
 
     def strongest(settings: list[tuple[Hand, Hand]]) -> tuple[Hand, Hand]:
+        if high_first:
+            return max(settings, key=lambda s: (key(s[0]), key(s[1])))
         return max(settings, key=lambda s: (key(s[1]), key(s[0])))
 
     supreme = [s for s in splits if PAIR_RANK.get(frozenset(s[0])) == SUPREME]
@@ -193,14 +197,16 @@ def test_there_are_8130_distinct_four_tile_hands() -> None:
 # (a) The engine's house way against ours on every hand.
 
 
-def test_621a_8_d_house_way_equals_ours_on_every_hand() -> None:
+@pytest.mark.parametrize("tiebreak", ["low_hand", "high_hand"])
+def test_621a_8_d_house_way_equals_ours_on_every_hand(tiebreak: str) -> None:
     """58 Pa. Code § 621a.8(d): for each of the 8,130 hands, the engine's setting uses the
     four tiles, follows the same paragraph, and has a high and a low hand as strong as
-    ours (judged by our ranking), the high hand not below the low hand."""
+    ours (judged by our ranking), the high hand not below the low hand; under either
+    `house_way_tiebreak` (Pai Gow reading 6)."""
     disagreements = []
     for hand in hand_kinds():
-        mine_high, mine_low, paragraph = my_house_way(hand)
-        setting = house_way([parse_tile(name) for name in hand])
+        mine_high, mine_low, paragraph = my_house_way(hand, tiebreak == "high_hand")
+        setting = house_way([parse_tile(name) for name in hand], tiebreak)
         high = tuple(str(t) for t in setting.high)
         low = tuple(str(t) for t in setting.low)
         if sorted((*high, *low)) != list(hand):
@@ -283,7 +289,9 @@ def _sub_multisets(hand: Counter) -> list[tuple[tuple[str, int], ...]]:
 
 
 @cache
-def _counts_by_inclusion_exclusion() -> dict[tuple[str, ...], dict[str, int]]:
+def _counts_by_inclusion_exclusion(
+    high_first: bool = False,
+) -> dict[tuple[str, ...], dict[str, int]]:
     """For each player hand (by kinds): the numbers of the C(28, 4) dealer hands that the
     player wins, ties and loses against.
 
@@ -297,7 +305,7 @@ def _counts_by_inclusion_exclusion() -> dict[tuple[str, ...], dict[str, int]]:
     sums answers each at once; for |s| = 3 the few hands D ⊇ s are summed directly; for
     |s| = 4, D is the player's own hand."""
     hands = hand_kinds()
-    setting = {h: my_house_way(h) for h in hands}
+    setting = {h: my_house_way(h, high_first) for h in hands}
     levels = sorted({key(hand) for h in hands for hand in setting[h][:2]})
     index = {level: i for i, level in enumerate(levels)}
     size = len(levels)
@@ -348,9 +356,9 @@ def _counts_by_inclusion_exclusion() -> dict[tuple[str, ...], dict[str, int]]:
 
 
 @cache
-def _deal_counts() -> dict[str, int]:
+def _deal_counts(high_first: bool = False) -> dict[str, int]:
     totals = Counter()
-    for hand, counts in _counts_by_inclusion_exclusion().items():
+    for hand, counts in _counts_by_inclusion_exclusion(high_first).items():
         ways = prod(comb(COPIES[k], n) for k, n in Counter(hand).items())
         for name, count in counts.items():
             totals[name] += ways * count
@@ -407,3 +415,21 @@ def test_621a_8_par_probabilities_equal_our_enumeration(record: dict) -> None:
     assert Fraction(record["house_edge_exact"]) == edge
     ten_places = (Decimal(edge.numerator) / Decimal(edge.denominator)).quantize(Decimal("1e-10"))
     assert record["house_edge"] == str(ten_places)  # 19,744,038.8 / 736,281,000 = 0.0268...
+
+
+def test_621a_8_par_of_the_high_hand_tiebreak_equals_our_enumeration() -> None:
+    """Pai Gow reading 6, option house_way_tiebreak "high_hand": the player and the dealer
+    both take the strongest high hand where § 621a.8(d)(2), (3) allow several settings.
+    The PAR equals our enumeration under that house way; the edge rises from 2.58% to
+    2.68% (the dealer's low hand weaker more often loses him more copies of both)."""
+    document = par_document("pai_gow", {"house_way_tiebreak": "high_hand"})
+    assert document["options"]["house_way_tiebreak"] == "high_hand"
+    (record,) = document["wagers"]
+    counts = _deal_counts(high_first=True)
+    assert sum(counts.values()) == DEALS
+    assert {o["name"]: Fraction(o["probability"]) for o in record["outcomes"]} == {
+        name: Fraction(count, DEALS) for name, count in counts.items()
+    }
+    edge = Fraction(counts["lose"], DEALS) - Fraction(19, 20) * Fraction(counts["win"], DEALS)
+    assert Fraction(record["house_edge_exact"]) == edge
+    assert Decimal("0.0268") < Decimal(record["house_edge"]) < Decimal("0.0269")

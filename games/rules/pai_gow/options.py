@@ -4,8 +4,10 @@ Chapter 621a leaves to the Rules Submission: player banking (§ 621a.9(a)) and
 co-banking (§ 621a.9(e)), wagers on two adjacent betting areas (§ 621a.5(d)), the
 alternative dealing styles (§ 621a.7(a)), a random number generator in place of the
 shaker (§ 621a.6(a)(1)), with or without the shaker when the generator is down,
-the dealer's wager against a player bank (§ 621a.9(h)), and whether the vigorish is
-rounded off to 25 cents (§ 621a.8(k) "may"). The defaults offer everything the
+the dealer's wager against a player bank (§ 621a.9(h)), whether the vigorish is
+rounded off to 25 cents (§ 621a.8(k) "may"), and the house way's choice where
+§ 621a.8(d) allows several settings (§ 621a.8(b), § 621a.9(e), § 621a.10(f) leave the
+manner of setting to the Rules Submission). The defaults offer everything the
 chapter allows; a submission narrows them.
 """
 
@@ -18,6 +20,7 @@ from games.rules.core.limits import parse_table_limits
 from games.rules.core.money import has_whole_cents
 from games.rules.core.options import option_choice, option_flag, refuse_unknown_options
 from games.rules.pai_gow.dealing import ALTERNATIVE_STYLES
+from games.rules.pai_gow.house_way import LOW_HAND, TIEBREAKS
 from games.rules.pai_gow.settlement import QUARTER, VIG_ROUNDINGS
 
 OPTION_NAMES = (
@@ -29,6 +32,7 @@ OPTION_NAMES = (
     "shaker_if_rng_down",
     "dealer_wager_against_bank",
     "vig_rounding",
+    "house_way_tiebreak",
     "min_wager",
     "max_wager",
 )
@@ -50,6 +54,7 @@ class PaiGowOptions:
     shaker_if_rng_down: bool = False  # the shaker when the generator is down (§ 621a.6(a))
     dealer_wager_against_bank: Decimal | None = None
     vig_rounding: str = QUARTER  # § 621a.8(k): up to 25 cents, or "cent" (5% to the cent)
+    house_way_tiebreak: str = LOW_HAND  # § 621a.8(d)(2), (3): or "high_hand"
     limits: TableLimits = field(default_factory=lambda: TableLimits(Decimal("5"), Decimal("5000")))
 
 
@@ -79,6 +84,7 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
         shaker_if_rng_down=shaker_if_rng_down,
         dealer_wager_against_bank=_dealer_wager(raw),
         vig_rounding=option_choice(raw, "vig_rounding", VIG_ROUNDINGS, QUARTER),
+        house_way_tiebreak=option_choice(raw, "house_way_tiebreak", TIEBREAKS, LOW_HAND),
         limits=parse_table_limits(
             raw, default_minimum=Decimal("5"), default_maximum=Decimal("5000")
         ),
@@ -88,11 +94,16 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
 def describe_options(options: PaiGowOptions) -> dict[str, object]:
     """Every option with defaults filled in, JSON-ready.
 
-    `vig_rounding` is shown only when it is not the default: the stored default PAR
-    sheet (games/par_sheets/pai_gow.json) predates it and the option changes no PAR.
+    `vig_rounding` and `house_way_tiebreak` are shown only when not the default: the
+    stored default PAR sheet (games/par_sheets/pai_gow.json) predates them and holds its
+    options to this dict. A tiebreak that is not the default changes the PAR, and shows.
     """
     dealer_wager = options.dealer_wager_against_bank
-    rounding = {} if options.vig_rounding == QUARTER else {"vig_rounding": options.vig_rounding}
+    not_default: dict[str, object] = {}
+    if options.vig_rounding != QUARTER:
+        not_default["vig_rounding"] = options.vig_rounding
+    if options.house_way_tiebreak != LOW_HAND:
+        not_default["house_way_tiebreak"] = options.house_way_tiebreak
     return {
         "player_banking": options.player_banking,
         "co_banking": options.co_banking,
@@ -103,7 +114,7 @@ def describe_options(options: PaiGowOptions) -> dict[str, object]:
         "dealer_wager_against_bank": LAST_WAGER
         if dealer_wager is None
         else format_money(dealer_wager),
-        **rounding,
+        **not_default,
         **options.limits.describe(),
     }
 

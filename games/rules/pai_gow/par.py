@@ -23,7 +23,7 @@ from itertools import combinations_with_replacement
 from math import comb
 
 from games.rules.core import ParOutcome, ParRecord
-from games.rules.pai_gow.house_way import house_way
+from games.rules.pai_gow.house_way import LOW_HAND, house_way
 from games.rules.pai_gow.options import PaiGowOptions
 from games.rules.pai_gow.ranking import hand_strength
 from games.rules.pai_gow.settlement import VIGORISH_RATE, decide_strengths
@@ -68,8 +68,8 @@ class HandClass:
 
 
 @cache
-def hand_classes() -> tuple[HandClass, ...]:
-    """Every four-tile hand by classes (3,620), set the house way."""
+def hand_classes(tiebreak: str = LOW_HAND) -> tuple[HandClass, ...]:
+    """Every four-tile hand by classes (3,620), set the house way with `tiebreak`."""
     classes = tile_classes()
     hands = []
     for combo in combinations_with_replacement(range(len(classes)), 4):
@@ -80,17 +80,17 @@ def hand_classes() -> tuple[HandClass, ...]:
         ways = 1
         for _, taken in counts:
             ways *= comb(COPIES, taken)
-        high, low = house_way(tiles).strengths
+        high, low = house_way(tiles, tiebreak).strengths
         mask = sum(1 << c for c, _ in counts)
         hands.append(HandClass(counts, ways, high, low, mask))
     return tuple(hands)
 
 
 @cache
-def _running_sums() -> list[list[int]]:
+def _running_sums(tiebreak: str = LOW_HAND) -> list[list[int]]:
     """sums[h][l]: ways of the dealer hands from the full set with high <= h and low <= l."""
     grid = [[0] * STRENGTHS for _ in range(STRENGTHS)]
-    for hand in hand_classes():
+    for hand in hand_classes(tiebreak):
         grid[hand.high][hand.low] += hand.ways
     for h in range(STRENGTHS):
         row = grid[h]
@@ -104,18 +104,18 @@ def _running_sums() -> list[list[int]]:
 
 
 @cache
-def _holders() -> tuple[tuple[HandClass, ...], ...]:
+def _holders(tiebreak: str = LOW_HAND) -> tuple[tuple[HandClass, ...], ...]:
     """For each class, the hands that hold it."""
     holders: list[list[HandClass]] = [[] for _ in tile_classes()]
-    for hand in hand_classes():
+    for hand in hand_classes(tiebreak):
         for c, _ in hand.counts:
             holders[c].append(hand)
     return tuple(tuple(h) for h in holders)
 
 
-def _counts_against(player: HandClass) -> Counter[str]:
+def _counts_against(player: HandClass, tiebreak: str = LOW_HAND) -> Counter[str]:
     """Win, push and lose counted over the 20,475 dealer hands left by this player hand."""
-    sums = _running_sums()
+    sums = _running_sums(tiebreak)
     total = sums[-1][-1]
     high, low = player.high, player.low
     # Over the full set, by strength alone: win when both dealer hands are weaker, lose
@@ -130,7 +130,7 @@ def _counts_against(player: HandClass) -> Counter[str]:
     held = dict(player.counts)
     seen = 0
     for c, _ in player.counts:
-        for dealer in _holders()[c]:
+        for dealer in _holders(tiebreak)[c]:
             if dealer.mask & seen:
                 continue  # visited through an earlier class
             ways = 1
@@ -143,25 +143,25 @@ def _counts_against(player: HandClass) -> Counter[str]:
     return counts
 
 
-def _hand_class_of(tiles: Iterable[Tile]) -> HandClass:
+def _hand_class_of(tiles: Iterable[Tile], tiebreak: str = LOW_HAND) -> HandClass:
     index = {tile: i for i, pair in enumerate(tile_classes()) for tile in pair}
     counts = tuple(sorted(Counter(index[t] for t in tiles).items()))
-    return next(hand for hand in hand_classes() if hand.counts == counts)
+    return next(hand for hand in hand_classes(tiebreak) if hand.counts == counts)
 
 
-def outcome_counts(player_tiles: Iterable[Tile]) -> dict[str, int]:
+def outcome_counts(player_tiles: Iterable[Tile], tiebreak: str = LOW_HAND) -> dict[str, int]:
     """How many of the C(28, 4) dealer hands a house-way player with these tiles wins,
     ties and loses against, the dealer setting the house way too."""
-    counts = _counts_against(_hand_class_of(player_tiles))
+    counts = _counts_against(_hand_class_of(player_tiles, tiebreak), tiebreak)
     return {"win": counts["win"], "tie": counts["push"], "lose": counts["lose"]}
 
 
 @cache
-def deal_counts() -> dict[str, int]:
-    """Win, tie and lose over all 736,281,000 deals."""
+def deal_counts(tiebreak: str = LOW_HAND) -> dict[str, int]:
+    """Win, tie and lose over all 736,281,000 deals, both sides setting the house way."""
     totals: Counter[str] = Counter()
-    for player in hand_classes():
-        for result, count in _counts_against(player).items():
+    for player in hand_classes(tiebreak):
+        for result, count in _counts_against(player, tiebreak).items():
             totals[result] += player.ways * count
     assert sum(totals.values()) == DEALS
     return {"win": totals["win"], "tie": totals["push"], "lose": totals["lose"]}
@@ -171,9 +171,10 @@ def par_sheet(options: PaiGowOptions) -> tuple[ParRecord, ...]:
     """The Pai Gow wager: win pays 1 to 1 less the 5% vigorish, tie returned, lose.
 
     Per unit the vigorish is exactly 5%; rounding it up to 25 cents (§ 621a.8(k)) costs
-    more on amounts that are not multiples of $5. The options change no odds.
+    more on amounts that are not multiples of $5. Of the options only the house way's
+    `house_way_tiebreak` changes the odds: the player and the dealer both set that way.
     """
-    counts = deal_counts()
+    counts = deal_counts(options.house_way_tiebreak)
     win_net = 1 - Fraction(VIGORISH_RATE)
     outcomes = (
         ParOutcome("win", Fraction(counts["win"], DEALS), win_net),

@@ -345,7 +345,7 @@ def tiles_deal(
     new_round = replace(current, dealt=dealt)
     extra = dealt.describe()
     if new_round.all_set():  # nobody has hands to set: the dealer sets his at once
-        extra.update(_dealer_shown(new_round))
+        extra.update(_dealer_shown(options, new_round))
     return replace(table, round=new_round), StepOutcome(extra=extra)
 
 
@@ -371,7 +371,7 @@ def hands_set(
             continue  # the dealer's own setting is checked once the players' are in
         where = f"set.{key}"
         try:
-            setting, reset = _player_setting(current, settings, key, raw, where)
+            setting, reset = _player_setting(options, current, settings, key, raw, where)
         except RuleViolation as violation:
             rejected.append(Rejection(violation.message, key, violation.cite))
             continue
@@ -382,14 +382,14 @@ def hands_set(
     extra: dict[str, object] = {}
     if DEALER in payload:
         try:
-            reset = _dealer_setting(new_round, payload[DEALER])
+            reset = _dealer_setting(options, new_round, payload[DEALER])
         except RuleViolation as violation:
             rejected.append(Rejection(violation.message, cite=violation.cite))
         else:
             if reset is not None:
                 resets.append(reset)
     if not was_set and new_round.all_set():
-        extra.update(_dealer_shown(new_round))
+        extra.update(_dealer_shown(options, new_round))
     if resets:
         extra["reset"] = resets
     outcome = StepOutcome(rejected=tuple(rejected), extra=extra)
@@ -397,12 +397,17 @@ def hands_set(
 
 
 def _setting_from(
-    raw: object, tiles: tuple[Tile, ...], where: str, *, high_first: bool = True
+    options: PaiGowOptions,
+    raw: object,
+    tiles: tuple[Tile, ...],
+    where: str,
+    *,
+    high_first: bool = True,
 ) -> Setting:
     """A setting as the event writes it, checked against the four tiles dealt (and, for a
     player, that the high hand does not rank below the low hand)."""
     if raw == HOUSE_WAY:
-        return house_way(tiles)
+        return house_way(tiles, options.house_way_tiebreak)
     if not isinstance(raw, dict) or set(raw) != {"high", "low"}:
         raise MalformedInput(where, 'must be "house_way" or {"high": [2 tiles], "low": [2 tiles]}')
     high = parse_tiles(raw["high"], 2, f"{where}.high")
@@ -421,7 +426,12 @@ def _setting_from(
 
 
 def _player_setting(
-    current: Round, settings: dict[str, Setting], key: str, raw: object, where: str
+    options: PaiGowOptions,
+    current: Round,
+    settings: dict[str, Setting],
+    key: str,
+    raw: object,
+    where: str,
 ) -> tuple[Setting, dict[str, object] | None]:
     dealt = current.dealt
     if dealt is None:
@@ -439,10 +449,10 @@ def _player_setting(
     _check_set_order(current, settings, wager)
     tiles = dealt.hands[position(wager)]
     is_bank = bank is not None and key == bank.wager
-    setting = _setting_from(raw, tiles, where, high_first=not is_bank)
+    setting = _setting_from(options, raw, tiles, where, high_first=not is_bank)
     if is_bank:
         # § 621a.10(f): a bank's hands not set the house way are reset and play goes on.
-        proper = house_way(tiles)
+        proper = house_way(tiles, options.house_way_tiebreak)
         if setting.strengths != proper.strengths:
             return proper, _reset_note(key, setting, proper)
         return proper, None
@@ -476,7 +486,9 @@ def _check_set_order(current: Round, settings: dict[str, Setting], wager: Wager)
     )
 
 
-def _dealer_setting(current: Round, raw: object) -> dict[str, object] | None:
+def _dealer_setting(
+    options: PaiGowOptions, current: Round, raw: object
+) -> dict[str, object] | None:
     """The dealer's hands as he set them: reset to the house way if they differ (§ 621a.10(f))."""
     if not current.all_set():
         raise RuleViolation(
@@ -484,8 +496,8 @@ def _dealer_setting(current: Round, raw: object) -> dict[str, object] | None:
         )
     assert current.dealt is not None
     tiles = current.dealt.hands[DEALER]
-    setting = _setting_from(raw, tiles, f"set.{DEALER}", high_first=False)
-    proper = house_way(tiles)
+    setting = _setting_from(options, raw, tiles, f"set.{DEALER}", high_first=False)
+    proper = house_way(tiles, options.house_way_tiebreak)
     if setting.strengths != proper.strengths:
         return _reset_note(DEALER, setting, proper)
     return None
@@ -507,10 +519,12 @@ def _setting_text(setting: Setting) -> dict[str, object]:
     return text
 
 
-def _dealer_shown(current: Round) -> dict[str, object]:
+def _dealer_shown(options: PaiGowOptions, current: Round) -> dict[str, object]:
     """The dealer's (and a co-bank's) hands as the dealer sets them the house way."""
     assert current.dealt is not None
-    shown: dict[str, object] = {"dealer": _setting_text(house_way(current.dealt.hands[DEALER]))}
+    tiebreak = options.house_way_tiebreak
+    dealer = house_way(current.dealt.hands[DEALER], tiebreak)
+    shown: dict[str, object] = {"dealer": _setting_text(dealer)}
     bank, place = current.bank, current.bank_place()
     if (
         bank is not None
@@ -519,7 +533,7 @@ def _dealer_shown(current: Round) -> dict[str, object]:
         and bank.wager not in current.decided
     ):
         tiles = current.dealt.hands[place]
-        shown["co_bank"] = _setting_text(house_way(tiles))
+        shown["co_bank"] = _setting_text(house_way(tiles, tiebreak))
     return shown
 
 
@@ -621,7 +635,7 @@ def irregularity(
     new_round = replace(current, decided={**current.decided, wager.id: resolution})
     if not new_round.live():  # the last hand in play voided: nothing is left to reveal
         return _next_round(replace(table, round=new_round)), StepOutcome(resolutions=(resolution,))
-    extra = _dealer_shown(new_round) if not was_set and new_round.all_set() else {}
+    extra = _dealer_shown(options, new_round) if not was_set and new_round.all_set() else {}
     return replace(table, round=new_round), StepOutcome(resolutions=(resolution,), extra=extra)
 
 
@@ -692,7 +706,7 @@ def hands_reveal(
 
 def _settle_against_dealer(options: PaiGowOptions, current: Round) -> tuple[Resolution, ...]:
     assert current.dealt is not None
-    dealer = house_way(current.dealt.hands[DEALER])
+    dealer = house_way(current.dealt.hands[DEALER], options.house_way_tiebreak)
     return tuple(
         _resolution(options, wager, decide(current.settings[wager.id], dealer))
         for wager in current.live()
@@ -717,12 +731,13 @@ def _settle_against_bank(
     """§ 621a.9(n)-(r): the dealer's wager, then each player's, against the bank's hands;
     losers to the centre, winners paid from it, the bank (or co-bank) pays or takes the rest."""
     assert current.dealt is not None
-    banker = house_way(current.dealt.hands[current.bank_place()])  # type: ignore[index]
+    tiebreak = options.house_way_tiebreak
+    banker = house_way(current.dealt.hands[current.bank_place()], tiebreak)  # type: ignore[index]
     losing = sum((-r.net for r in current.decided.values() if r.result == "lose"), ZERO)
     winning = ZERO
     summary: dict[str, object] = {}
     if bank.dealer_wager > 0:
-        dealer = decide(house_way(current.dealt.hands[DEALER]), banker)
+        dealer = decide(house_way(current.dealt.hands[DEALER], tiebreak), banker)
         if dealer.result == "win":
             winning += bank.dealer_wager
         elif dealer.result == "lose":

@@ -55,7 +55,9 @@ def state_view(options: PaiGowOptions, table: PaiGowTable) -> dict[str, object]:
         "dealing": None
         if dealt is None
         else {"count": dealt.count, "starting_place": dealt.starting_place, "style": dealt.style},
-        "dealer": _setting(house_way(dealt.hands[DEALER])) if shown and dealt else None,
+        "dealer": _setting(house_way(dealt.hands[DEALER], options.house_way_tiebreak))
+        if shown and dealt
+        else None,
         "hands": [_hand(current, wager_id) for wager_id in (w.id for w in current.wagers)],
     }
 
