@@ -157,6 +157,7 @@ def floor_table(generated: Game, now: datetime = T0) -> Table:
             now=now,
             operation=str(options.get("table_type", "manual")),
             automated_shaker=options.get("shaker") == "automated",
+            power_odds=_power_odds_offered(generated.game, options),
             min_wager=str(options["min_wager"]),
             max_wager=str(options["max_wager"]),
             options=submission,
@@ -169,6 +170,23 @@ def floor_table(generated: Game, now: datetime = T0) -> Table:
     if any(isinstance(s.get("deal"), dict) and "rng" in s["deal"] for s in steps):
         _device(table, "pai_gow_rng", now)  # § 621a.6(a)(1)
     return table
+
+
+def _power_odds_offered(game: str, options: dict[str, Any]) -> bool:
+    """Whether the scenario's Craps options offer Power Odds (the engine's default does)."""
+    return game == "craps" and bool(engine_get(game).parse_options(options).power_odds)
+
+
+def selection_before_throw(round_: Round, event: str, clock: "Clock") -> Round:
+    """§ 623b.5(c): at a table offering Power Odds the generator selects before every throw,
+    and the floor takes no throw before it. A scenario's throw with no `power_odds` step
+    before it is the engine's "nothing selected", so the generator selects nothing (`{}`)."""
+    if event != "throw" or round_.game != "craps" or not round_.options.get("power_odds"):
+        return round_
+    if round_.events.filter(event="power_odds").exists():
+        return round_
+    generator = device_of(round_.table, "power_odds_rng")
+    return result_enter(round_, "power_odds", {}, by=generator, now=clock())
 
 
 def _device(table: Table, kind: str, now: datetime) -> Device:
@@ -228,7 +246,9 @@ def floor_play(
             outcome = settle(request, clock)
         if outcome != "settled":
             raise Disagreement(where.message(f"settlement said {outcome!r}"))
-        if api and round_.events.exclude(source=RoundEvent.Source.INTEGRATOR).exists():
+        # Every event by the API, but a device's own report (a Power Odds selection).
+        sources = (RoundEvent.Source.INTEGRATOR, RoundEvent.Source.DEVICE)
+        if api and round_.events.exclude(source__in=sources).exists():
             raise Disagreement(where.message("an event of the round did not come by the API"))
         decisions_compare(where, engine[number - 1], floor_decided(round_))
         with _at(where):
@@ -363,6 +383,7 @@ class ServiceDriver:
             generator = device_of(table, "pai_gow_rng")
             generator_number_post(round_, payload["rng"], by=generator, now=clock())
             payload = {k: v for k, v in payload.items() if k != "rng"}
+        round_ = selection_before_throw(round_, event, clock)
         return result_enter(round_, event, payload, by=by, now=clock())
 
 
@@ -419,6 +440,8 @@ class ApiDriver:
         elif section is not None:
             self._post(f"{path}/void/", {"section": section})
         else:
+            # The generator's selection is the device's report, not the API's.
+            selection_before_throw(Round.objects.get(pk=round_.pk), event, clock)
             self._post(f"{path}/result/", {"event": event, "payload": payload})
         return Round.objects.get(pk=round_.pk)
 

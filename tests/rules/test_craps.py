@@ -2070,7 +2070,7 @@ def test_623a_3_a_one_player_may_hold_pass_and_dont_pass_together():
     }
 
 
-# --- the side wagers: readings of docs/regulations.md (Craps 9, 12-15, 17, 40) -----------------
+# --- the side wagers: readings of docs/regulations.md (Craps 9, 12-15, 17, 25) -----------------
 
 
 def test_623a_11_a_4_only_the_point_made_counts_for_the_fire_bet_not_a_come_point():
@@ -2367,7 +2367,9 @@ def test_623a_6_e_odds_multiples_by_point_on_a_come_point_and_in_the_view():
     described = ENGINE.describe_options(options)
     assert described["odds_multiples_by_point"] == "3-4-5"
     assert ENGINE.parse_options(described) == options
-    assert "odds_multiples_by_point" not in ENGINE.describe_options(ENGINE.parse_options({}))
+    unset = ENGINE.describe_options(ENGINE.parse_options({}))
+    assert unset["odds_multiples_by_point"] is None  # every option shown, null when unset
+    assert ENGINE.parse_options(unset) == ENGINE.parse_options({})
     (offer,) = [o for o in ENGINE.wager_catalog(options) if o.kind == "odds"]
     assert offer.limits_note.endswith(
         "3 times on the 4 and 10, 4 times on the 5 and 9, 5 times on the 6 and 8"

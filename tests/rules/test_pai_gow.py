@@ -750,11 +750,10 @@ def test_621a_8_k_vigorish_rounded_off_to_25_cents_only_if_the_rules_submission_
 
 
 def test_621a_8_k_vig_rounding_option_parsed_described_and_refused() -> None:
-    """§ 621a.8(k): the default is today's (rounded up to 25 cents) and is not shown, so the
-    stored default PAR sheet holds; "cent" is shown; anything else is malformed."""
+    """§ 621a.8(k): the default is today's (rounded up to 25 cents); every option is shown;
+    anything else is malformed."""
     assert parse_options({}).vig_rounding == "quarter"
-    assert "vig_rounding" not in describe_options(parse_options({}))
-    assert "vig_rounding" not in describe_options(parse_options({"vig_rounding": "quarter"}))
+    assert describe_options(parse_options({}))["vig_rounding"] == "quarter"
     cent = parse_options({"vig_rounding": "cent"})
     assert cent.vig_rounding == "cent"
     assert describe_options(cent)["vig_rounding"] == "cent"
@@ -1611,12 +1610,10 @@ def test_621a_8_d_3_the_house_way_tiebreak_of_the_rules_submission(
 
 
 def test_621a_8_d_house_way_tiebreak_option_parsed_described_and_refused() -> None:
-    """Reading 6: the default ("low_hand") is not shown, so the stored default PAR sheet
-    holds; "high_hand" is shown (it changes the PAR); anything else is malformed."""
+    """Reading 6: the default is "low_hand"; every option is shown; "high_hand" changes the
+    PAR; anything else is malformed."""
     assert parse_options({}).house_way_tiebreak == "low_hand"
-    assert "house_way_tiebreak" not in describe_options(parse_options({}))
-    shown = describe_options(parse_options({"house_way_tiebreak": "low_hand"}))
-    assert "house_way_tiebreak" not in shown
+    assert describe_options(parse_options({}))["house_way_tiebreak"] == "low_hand"
     high = parse_options({"house_way_tiebreak": "high_hand"})
     assert describe_options(high)["house_way_tiebreak"] == "high_hand"
     with pytest.raises(MalformedInput):

@@ -130,11 +130,8 @@ def parse_options(raw: Mapping[str, object]) -> CrapsOptions:
 
 
 def describe_options(options: CrapsOptions) -> dict[str, object]:
-    """Every option with defaults filled in, JSON-ready (amounts as strings).
-
-    `odds_multiples_by_point` is shown only when set: the stored default PAR sheet
-    (games/par_sheets/craps.json) predates it, and odds pay true odds whatever their limit.
-    """
+    """Every option with defaults filled in, JSON-ready (amounts as strings);
+    `odds_multiples_by_point` null when unset (`max_odds_multiple` on every point)."""
     described: dict[str, object] = {
         "variant": options.variant,
         **options.limits.describe(),
@@ -152,10 +149,10 @@ def describe_options(options: CrapsOptions) -> dict[str, object]:
     described["table_type"] = options.table_type
     described["come_odds_working_on_come_out"] = options.come_odds_working_on_come_out
     described["dont_come_odds_working_on_come_out"] = options.dont_come_odds_working_on_come_out
-    if options.odds_multiples_by_point is not None:
-        described["odds_multiples_by_point"] = "-".join(
-            str(m) for m in options.odds_multiples_by_point
-        )
+    by_point = options.odds_multiples_by_point
+    described["odds_multiples_by_point"] = (
+        None if by_point is None else "-".join(str(m) for m in by_point)
+    )
     return described
 
 

@@ -92,18 +92,8 @@ def parse_options(raw: Mapping[str, object]) -> PaiGowOptions:
 
 
 def describe_options(options: PaiGowOptions) -> dict[str, object]:
-    """Every option with defaults filled in, JSON-ready.
-
-    `vig_rounding` and `house_way_tiebreak` are shown only when not the default: the
-    stored default PAR sheet (games/par_sheets/pai_gow.json) predates them and holds its
-    options to this dict. A tiebreak that is not the default changes the PAR, and shows.
-    """
+    """Every option with defaults filled in, JSON-ready."""
     dealer_wager = options.dealer_wager_against_bank
-    not_default: dict[str, object] = {}
-    if options.vig_rounding != QUARTER:
-        not_default["vig_rounding"] = options.vig_rounding
-    if options.house_way_tiebreak != LOW_HAND:
-        not_default["house_way_tiebreak"] = options.house_way_tiebreak
     return {
         "player_banking": options.player_banking,
         "co_banking": options.co_banking,
@@ -114,7 +104,8 @@ def describe_options(options: PaiGowOptions) -> dict[str, object]:
         "dealer_wager_against_bank": LAST_WAGER
         if dealer_wager is None
         else format_money(dealer_wager),
-        **not_default,
+        "vig_rounding": options.vig_rounding,
+        "house_way_tiebreak": options.house_way_tiebreak,
         **options.limits.describe(),
     }
 
