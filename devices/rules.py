@@ -182,7 +182,8 @@ AUTOMATED_SHAKER = ("shaker", "automated")  # Sic Bo, § 625a.5(b)(2): fixed as 
 def option_is(options: Mapping[str, object], option: tuple[str, object]) -> bool:
     """Whether the options say `option` (a (name, value) pair such as RNG_START)."""
     name, value = option
-    return options.get(name) == value
+    given = options.get(name)
+    return type(given) is type(value) and given == value  # True, never 1
 
 
 def rng_uses(options: Mapping[str, object]) -> bool:

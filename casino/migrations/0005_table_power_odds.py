@@ -5,9 +5,11 @@ A Craps Rules Submission that does not name `power_odds` now offers none
 them. So each Craps submission already on file that does not name it is given
 `"power_odds": true`, what it offered when filed: a filed choice is never changed by an
 upgrade. A table offers Power Odds only once staff say so (`Table.power_odds`), and then
-needs its generator to start a round (§ 623b.5(c)); the tables that already have a Power
-Odds generator in service, under a submission in force that offers them, keep offering
-them. Reversed, the field goes and the submissions keep the key (it says what they offer).
+needs its generator to start a round (§ 623b.5(c)); the tables whose Power Odds generator
+works (active, or stale: only late with its heartbeats), under a submission in force that
+offers them, keep offering them. A table whose generator is faulted, out of order or never
+heard from had no Power Odds, and is not marked: staff mark it once its generator works,
+so no table stops at the upgrade for a generator that was already down. Reversed, the field goes and the submissions keep the key (it says what they offer).
 """
 
 from django.db import migrations, models
@@ -28,7 +30,8 @@ def tables_with_a_generator_keep_power_odds(apps, schema_editor):
     RulesSubmission = apps.get_model("casino", "RulesSubmission")
     Device = apps.get_model("devices", "Device")
     now = timezone.now()
-    equipped = Device.objects.filter(kind="power_odds_rng").exclude(status="retired")
+    # A generator working, or only late with its heartbeats: the table had Power Odds.
+    equipped = Device.objects.filter(kind="power_odds_rng", status__in=("active", "stale"))
     for table in Table.objects.filter(game="craps", pk__in=equipped.values("table_id")):
         in_force = (
             RulesSubmission.objects.filter(
@@ -37,7 +40,9 @@ def tables_with_a_generator_keep_power_odds(apps, schema_editor):
             .order_by("-effective_at")
             .first()
         )
-        if in_force is not None and in_force.options.get("power_odds") in (True, "true"):
+        options = in_force.options if in_force is not None else None
+        value = options.get("power_odds") if isinstance(options, dict) else None
+        if value is True or value == "true":  # as the engine takes it (never 1)
             table.power_odds = True
             table.save(update_fields=["power_odds"])
 

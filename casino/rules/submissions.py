@@ -71,7 +71,8 @@ def table_options(
 def power_odds_offered(submission_options: Mapping[str, object]) -> bool:
     """Whether a Craps Rules Submission offers Power Odds (§ 623b.5(a)): only if it says so
     (JSON true, or "true" as the engine's options take it)."""
-    return submission_options.get("power_odds") in (True, "true")
+    value = submission_options.get("power_odds")
+    return value is True or value == "true"  # not 1, which the engine refuses
 
 
 def engine_refusals(game: str, raw: Mapping[str, object]) -> list[str]:

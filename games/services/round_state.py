@@ -460,18 +460,24 @@ def _keep(states: dict[str, Now]) -> None:
     for key, now in states.items():
         pickled: dict[str, Any] = {}
         superseded = None
-        if now.base_seq is None or len(now.tail) > TAIL_MAX:
-            pickled[_state_key(key, now.seq)] = state_dumps(now.state)
-            if now.base_seq is not None and now.base_seq != now.seq:
-                superseded = _state_key(key, now.base_seq)
-            now = replace(now, base_seq=now.seq, tail=())
-        entry = {"seq": now.seq, "wagers": now.wagers, "state_seq": now.base_seq, "tail": now.tail}
-        _written[key] = replace(now, tail=())
-        try:
+        try:  # after the commit: a cache that cannot be written never fails the request
+            if now.base_seq is None or len(now.tail) > TAIL_MAX:
+                pickled[_state_key(key, now.seq)] = state_dumps(now.state)
+                if now.base_seq is not None and now.base_seq != now.seq:
+                    superseded = _state_key(key, now.base_seq)
+                now = replace(now, base_seq=now.seq, tail=())
+            entry = {
+                "seq": now.seq,
+                "wagers": now.wagers,
+                "state_seq": now.base_seq,
+                "tail": now.tail,
+            }
+            _written[key] = replace(now, tail=())
             kept = newer_set(key, now.seq, entry, KEEP_SECONDS, kept_with=pickled)
             if kept and superseded is not None:
                 # Not kept a day beside the new one (each is the whole state): a reader that
                 # has just read an entry naming it still finds it for a while.
                 cache.touch(superseded, SUPERSEDED_SECONDS)
         except Exception as error:  # the next request rebuilds it
+            _written.pop(key, None)
             log.warning("round state cache not written: %s", error)

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from casino.models import RulesSubmission, Table
 from tests.casino.floor_fixtures import compliant_table
 
-BEFORE = [("casino", "0004_statistics_thresholds")]
+BEFORE = [("casino", "0004_statistics_thresholds"), ("devices", "0002_round_waiting")]
 AFTER = [("casino", "0005_table_power_odds")]
 
 
@@ -39,3 +39,30 @@ def test_submissions_on_file_keep_power_odds_and_only_tables_with_a_generator_of
     assert submission.options["power_odds"] is True
     assert Table.objects.get(pk=equipped.pk).power_odds is True
     assert Table.objects.get(pk=plain.pk).power_odds is False
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("status", "stored", "offers"),
+    [
+        ("stale", "true", True),  # only late with its heartbeats; "true" as the engine takes it
+        ("faulted", True, False),  # a generator already down: no table stops at the upgrade
+        ("out_of_order", True, False),
+        ("active", 1, False),  # not a value the engine takes: not offered
+        ("active", None, False),  # options that are not an object: nothing read from them
+    ],
+)
+def test_only_a_working_generator_under_a_submission_offering_them_marks_its_table(
+    status, stored, offers
+):
+    table = compliant_table("craps", options={"power_odds": True}, power_odds=True).table
+    executor = migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps
+    old.get_model("devices", "Device").objects.filter(table_id=table.pk).update(status=status)
+    for submission in old.get_model("casino", "RulesSubmission").objects.all():
+        submission.options = [] if stored is None else {**submission.options, "power_odds": stored}
+        submission.save(update_fields=["options"])
+
+    migrate(AFTER)
+
+    assert Table.objects.get(pk=table.pk).power_odds is offers

@@ -165,6 +165,28 @@ def test_a_craps_state_through_the_cache_steps_as_the_original(seed):
     assert decided > 150
 
 
+def test_a_craps_state_holding_a_power_odds_selection_goes_through_the_cache():
+    """§ 623b.5(c): the selection is part of the state between "no more bets" and the throw,
+    which the round's cache pickles; loaded again it pays the throw as the original does:
+    Any Craps at 14 to 1, $140 on $10."""
+    engine = engine_get("craps")
+    opts = engine.parse_options({})
+    wagers = [{"id": "1.1", "player": "ann", "kind": "any_craps", "amount": "10"}]
+    state, _ = engine.step(opts, engine.new_state(opts), "wagers", wagers)
+    state, _ = engine.step(opts, state, "power_odds", {"any_craps": "14 to 1", "hard:6": "18 to 1"})
+    cached = state_loads(state_dumps(state))
+    assert engine.state_view(opts, cached) == engine.state_view(opts, state)
+    assert engine.state_view(opts, cached)["power_odds"] == {
+        "any_craps": "14 to 1",
+        "hard:6": "18 to 1",
+    }
+    _, expected = engine.step(opts, state, "throw", [1, 1])
+    _, got = engine.step(opts, cached, "throw", [1, 1])
+    assert got == expected
+    [resolution] = got.resolutions
+    assert (resolution.result, resolution.net) == ("win", D("140.00"))
+
+
 def test_engine_constants_come_back_as_the_same_objects():
     """The wager types are compared by identity (`is bets.PASS`): the cache must give back
     the engine's own constants, not copies."""

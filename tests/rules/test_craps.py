@@ -1899,6 +1899,8 @@ def test_623a_4_e_mini_craps_seat_held_while_the_player_has_wagers() -> None:
         ({"max_odds_multiple": 11}, "options.max_odds_multiple"),
         ({"max_odds_multiple": 0}, "options.max_odds_multiple"),
         ({"max_odds_multiple": "11"}, "options.max_odds_multiple"),
+        ({"max_odds_multiple": "²"}, "options.max_odds_multiple"),  # a digit int() refuses
+        ({"max_odds_multiple": "３"}, "options.max_odds_multiple"),
         ({"vig_percent": "5.5"}, "options.vig_percent"),
         ({"vig_collected": "weekly"}, "options.vig_collected"),
         ({"vig_returned_on_removal": "sometimes"}, "options.vig_returned_on_removal"),
@@ -2376,7 +2378,9 @@ def test_623a_6_e_odds_multiples_by_point_on_a_come_point_and_in_the_view():
     )
 
 
-@pytest.mark.parametrize("value", ["3-4", "0-4-5", "3-4-11", "a-b-c", 345, ["3", "4", "5"]])
+@pytest.mark.parametrize(
+    "value", ["3-4", "0-4-5", "3-4-11", "a-b-c", 345, ["3", "4", "5"], "²-4-5", "٣-4-5", "３-4-5"]
+)
 def test_623a_6_e_odds_multiples_by_point_malformed(value) -> None:
     with pytest.raises(MalformedInput) as error:
         play(odds_multiples_by_point=value)

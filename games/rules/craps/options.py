@@ -172,7 +172,7 @@ def _paytable(
 
 def _odds_multiple(raw: Mapping[str, object]) -> int:
     value = raw.get("max_odds_multiple", DEFAULT_ODDS_MULTIPLE)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and _digits(value.strip()):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ODDS_MULTIPLE:
         raise MalformedInput(
@@ -182,13 +182,18 @@ def _odds_multiple(raw: Mapping[str, object]) -> int:
     return value
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "３"."""
+    return text.isascii() and text.isdigit()
+
+
 def _odds_by_point(raw: Mapping[str, object]) -> tuple[int, int, int] | None:
     """The multiples "A-B-C" on the 4 and 10, the 5 and 9, the 6 and 8, each 1 to 10."""
     value = raw.get("odds_multiples_by_point")
     if value is None:
         return None
     parts = value.split("-") if isinstance(value, str) else []
-    if len(parts) != 3 or not all(p.isdigit() and 1 <= int(p) <= MAX_ODDS_MULTIPLE for p in parts):
+    if len(parts) != 3 or not all(_digits(p) and 1 <= int(p) <= MAX_ODDS_MULTIPLE for p in parts):
         raise MalformedInput(
             "options.odds_multiples_by_point",
             'must be three whole numbers from 1 to 10, as "3-4-5": the multiples on the 4 '

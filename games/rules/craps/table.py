@@ -90,7 +90,9 @@ class CrapsTable:
     shooter: int = 1
     shooter_has_come_out: bool = False  # the shooter has thrown a come out roll
     series_started: bool = False  # a throw has been made since the last 7
-    power_odds: Mapping[str, Odds] | None = None  # recorded for the next throw (§ 623b.5(c))
+    # The selection for the next throw (§ 623b.5(c)), as (kind, odds) pairs: a tuple, so the
+    # state pickles into the round's cache (a mapping proxy does not).
+    power_odds: tuple[tuple[str, Odds], ...] | None = None
     layout: tuple[OnLayout, ...] = ()
     wager_ids: UsedIds = NO_IDS
 
@@ -271,7 +273,9 @@ def dice_throw(
         rejection = Rejection(refusal, cite=cite("623a.8(a)"))
         return table, StepOutcome(rejected=(rejection,), extra=table.summary())
     low, high = sorted(faces)
-    roll = Roll(low, high, table.point, table.power_odds or NO_POWER_ODDS)
+    roll = Roll(
+        low, high, table.point, dict(table.power_odds) if table.power_odds else NO_POWER_ODDS
+    )
     come_out = roll.come_out
     layout: list[OnLayout] = []
     resolutions: list[Resolution] = []
@@ -472,7 +476,7 @@ def power_odds_select(
     except RuleViolation as violation:
         rejection = Rejection(violation.message, cite=violation.cite)
         return table, StepOutcome(rejected=(rejection,), extra=table.summary())
-    new_table = replace(table, power_odds=MappingProxyType(selection))
+    new_table = replace(table, power_odds=tuple(selection.items()))
     extra = {**new_table.summary(), "power_odds": {k: v.text for k, v in selection.items()}}
     return new_table, StepOutcome(extra=extra)
 

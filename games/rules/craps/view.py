@@ -56,7 +56,7 @@ def state_view(options: CrapsOptions, table: CrapsTable) -> dict[str, object]:
         "variant": options.variant,
         "come_out": come_out,
         "new_shooter": not table.shooter_has_come_out,
-        "power_odds": None if selection is None else {k: v.text for k, v in selection.items()},
+        "power_odds": None if selection is None else {k: v.text for k, v in selection},
         "come_points": _points(table, bets.COME),
         "dont_come_points": _points(table, bets.DONT_COME),
         "wagers": [_wager(options, table, entry, come_out, closed) for entry in table.layout],
