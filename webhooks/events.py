@@ -78,8 +78,8 @@ EVENT_TYPES: dict[str, EventType] = {
         EventType(
             ROUND_WAITING_ON_DEVICE,
             "A round has waited on a device (a generator's number, an automated shaker's "
-            "throw) longer than the floor allows: the device, and the ways out the rules "
-            "allow.",
+            "throw, a Power Odds selection) longer than the floor allows: the device, and "
+            "the ways out the rules allow.",
             ("round", "round_number", *TABLE, *WAIT),
         ),
         EventType(

@@ -66,7 +66,8 @@ def test_a_table_s_history_is_its_audit_trail_newest_first(client: Client):
     # The model's order, whatever order the database keeps the JSON's keys in.
     assert [row[0] for row in more[2:]] == [
         "holder_id", "number", "game", "variant", "seats", "min_wager", "max_wager",
-        "operation", "automated_shaker", "layout_id", "status", "status_changed_at", "closed_at",
+        "operation", "automated_shaker", "power_odds", "layout_id", "status",
+        "status_changed_at", "closed_at",
     ]  # fmt: skip
     assert ["number", "", "SB-07"] in more and ["status", "", "closed"] in more
     assert ">SB-07<" in html  # the breadcrumbs name the record

@@ -130,8 +130,8 @@ def test_unknown_names_are_named():
 
 
 def test_the_waiting_sentence_names_only_what_a_round_waits_for():
-    """A round waits on a number and on dice (devices/rules.py WAITS), on no Power Odds
-    selection (review finding W7): the sentence names what it may wait for, no more."""
+    """A round waits on a number, on dice and on a Power Odds selection (devices/rules.py
+    WAITS): the sentence names what it may wait for, no more."""
     sentence = events.EVENT_TYPES[events.ROUND_WAITING_ON_DEVICE].sentence
     for report, word in ((NUMBER, "number"), (DICE, "throw"), (SELECTION, "selection")):
         assert (word in sentence) == (report in WAIT_REPORTS), word

@@ -233,9 +233,13 @@ def test_two_beats_at_once_settle_every_round_once(demo_floor, tmp_path):
         ]
         for log, beat in zip(beat_logs, beats, strict=True):
             beat_sweeps_check(log, logs[0], beat)
-        # First a round per table whose message is lost: both beats' sweeps send it again.
+        # First a round per table whose message is lost: both beats' sweeps send it again
+        # (every one sent more than once, checked below; a sweep may already have sent the
+        # first). CR-02 sits out: no device beats here, and it starts no round without its
+        # Power Odds generator (§ 623b.5(c)).
         lost = play_rounds(unheard(env, tmp_path), "--rounds", "1", "--no-wait", "--seed", "1")
-        assert len(unsettled_requests(url)) == lost["played"] >= 7
+        assert lost["played"] >= 6
+        assert 0 < len(unsettled_requests(url)) <= lost["played"]
         wait_until(lambda: not unsettled_requests(url), 60, "the lost rounds resent", logs[0])
         out = tmp_path / "play_rounds.out"
         player = dealer(stack, env, out, rounds=10, seed=2)
