@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import connections
+from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import ConnectionHandler
 
 import floor
@@ -20,11 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAYED = subprocess.CompletedProcess([], 0, "", "")  # a worker check and demo rounds, quiet
 
 
-def sqlite_at(path: Path):
+def sqlite_at(path: Path, alias: str = "default"):
     """A connection to an SQLite file, configured as Django configures its own."""
-    return ConnectionHandler({"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": path}})[
-        "default"
-    ]
+    sqlite = {"ENGINE": "django.db.backends.sqlite3", "NAME": path}
+    return ConnectionHandler({"default": sqlite, alias: sqlite})[alias]
 
 
 def printed_commands() -> dict[str, str]:
@@ -190,3 +191,22 @@ def test_on_the_default_data_directory_the_refusal_says_how_to_name_another(tmp_
 )
 def test_commands_that_set_up_or_need_no_database_are_not_refused(argv, tmp_path):
     assert command_refusal(argv, connection=sqlite_at(tmp_path / "db.sqlite3")) is None
+
+
+def test_a_database_behind_its_migrations_says_how_many_and_the_first(tmp_path, django_db_blocker):
+    path = tmp_path / "db.sqlite3"
+    # Registered under an alias of its own: the migration recorder's queries go by alias.
+    connections["probe"] = sqlite_at(path, "probe")
+    try:
+        with django_db_blocker.unblock():
+            executor = MigrationExecutor(connections["probe"])
+            executor.migrate([("contenttypes", "0001_initial")])
+            behind = len(executor.loader.graph.nodes) - 1  # all but the one applied
+            problem = database_problem(connections["probe"])
+            connections["probe"].close()
+    finally:
+        del connections["probe"]
+    assert problem == (
+        f"the database {path} lacks {behind} migration(s) "
+        "(the first: auth.0001_initial)"  # the first migrate applies
+    )
