@@ -5,12 +5,17 @@
                                 the web server, the demo devices, two Celery workers (the
                                 floor's queues; the webhooks' own) and Celery beat
                                 together; Ctrl-C stops them all
+    python3 floor.py --data-dir DIR
+                                the same, with the floor's files (the SQLite database, the
+                                broker's messages, beat's schedule, the metrics) in DIR
+                                rather than ./var; CASINO_DATA_DIR=DIR does the same
     python3 floor.py test       virtualenv, install, then the whole test suite
                                 (further arguments go to pytest)
 
 Standard library only: it runs before anything is installed. The embedded default
 (SQLite and kombu's filesystem broker under ./var) needs no server; DATABASE_URL and
-CELERY_BROKER_URL switch to PostgreSQL and Redis.
+CELERY_BROKER_URL switch to PostgreSQL and Redis. Every command it prints names the data
+directory it runs on (CASINO_DATA_DIR=DIR in front, when not ./var), so it works pasted.
 """
 
 from __future__ import annotations  # a clear message below, even on an old Python
@@ -19,6 +24,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -43,6 +49,29 @@ WEBHOOK_QUEUES = "webhooks"
 def venv_python() -> Path:
     """The virtualenv's interpreter."""
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def data_dir_choose(given: str | None) -> Path:
+    """The floor's data directory: --data-dir, else CASINO_DATA_DIR, else ./var; made
+    absolute against the directory floor.py was run from (its processes run in ROOT) and
+    set as CASINO_DATA_DIR, which every process it starts inherits."""
+    chosen = given or os.environ.get("CASINO_DATA_DIR") or str(ROOT / "var")
+    data_dir = Path(chosen).expanduser().resolve()
+    os.environ["CASINO_DATA_DIR"] = str(data_dir)
+    return data_dir
+
+
+def pasteable(*words: str) -> str:
+    """A manage.py command as a person pastes it: the virtualenv's python, from this
+    directory when floor.py runs here (else by full path), and CASINO_DATA_DIR in front
+    unless the data directory is the default, so it reaches the same database."""
+    python, manage = venv_python(), ROOT / "manage.py"
+    if Path.cwd().resolve() == ROOT:
+        python, manage = python.relative_to(ROOT), manage.relative_to(ROOT)
+    data_dir = os.environ.get("CASINO_DATA_DIR")
+    default = not data_dir or Path(data_dir).resolve() == ROOT / "var"
+    prefix = "" if default else f"CASINO_DATA_DIR={shlex.quote(str(data_dir))} "
+    return prefix + shlex.join([str(python), str(manage), *words])
 
 
 def say(message: str) -> None:
@@ -84,6 +113,39 @@ CHATTER = (
     "monitoring.devices_watch",
     "monitoring.heartbeats_flush",
 )
+
+
+def banner(
+    base: str, ping: subprocess.CompletedProcess[str], play: subprocess.CompletedProcess[str]
+) -> list[str]:
+    """What floor.py says once the floor runs: where everything is, the worker check and the
+    demo rounds (the last line of each one's errors), and commands to paste."""
+    return [
+        "",
+        "The floor is running.",
+        f"  Floor: {base}/floor/",
+        f"  Admin: {base}/admin/",
+        f"  API:   {base}/api/v1/ (docs: {base}/api/v1/docs/)",
+        f"  Metrics: {base}/metrics (Prometheus; every process's counters)",
+        "  Login: demo / demo-floor",
+        f"  Data:  {os.environ.get('CASINO_DATA_DIR') or ROOT / 'var'} (the database, the broker,"
+        " the metrics)",
+        "  A token: "
+        + pasteable("api_token_issue", "--user", "demo-integrator", "--by", "demo-ops"),
+        *(f"  Worker check, {line}" for line in ping.stdout.splitlines()),
+        *(f"  {line}" for line in ping.stderr.splitlines()[-1:]),
+        *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
+        *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
+        "  More rounds: " + pasteable("play_rounds", "--rounds", "10"),
+        "  Recall one: " + pasteable("recall", "SB-01:1"),
+        '  Devices: the simulator keeps them beating, and once "no more bets" is called',
+        "  SB-02's shaker throws, PG-01's generator posts its number and CR-02's Power Odds",
+        "  generator its selection (§ 623b.5), as real ones do;",
+        "  HR-01's Extra Roll device at position 6 goes quiet every other minute and comes",
+        "  back (Admin > Devices).",
+        "Ctrl-C stops the web server, the devices, the workers and beat.",
+        "",
+    ]
 
 
 class Floor:
@@ -167,30 +229,7 @@ class Floor:
         )  # fmt: skip
         if self.stopping.is_set():
             return
-        banner = [
-            "",
-            "The floor is running.",
-            f"  Floor: {self.base}/floor/",
-            f"  Admin: {self.base}/admin/",
-            f"  API:   {self.base}/api/v1/ (docs: {self.base}/api/v1/docs/)",
-            f"  Metrics: {self.base}/metrics (Prometheus; every process's counters)",
-            "  Login: demo / demo-floor",
-            "  A token: .venv/bin/python manage.py api_token_issue --user demo-integrator "
-            "--by demo-ops",
-            *(f"  Worker check, {line}" for line in ping.stdout.splitlines()),
-            *(f"  {line}" for line in ping.stderr.splitlines()[-1:]),
-            *(f"  Demo rounds: {line}" for line in play.stdout.splitlines()),
-            *(f"  {line}" for line in play.stderr.splitlines()[-1:]),
-            "  Recall one: .venv/bin/python manage.py recall SB-01:1",
-            '  Devices: the simulator keeps them beating, and once "no more bets" is called',
-            "  SB-02's shaker throws, PG-01's generator posts its number and CR-02's Power Odds",
-            "  generator its selection (§ 623b.5), as real ones do;",
-            "  HR-01's Extra Roll device at position 6 goes quiet every other minute and comes",
-            "  back (Admin > Devices).",
-            "Ctrl-C stops the web server, the devices, the workers and beat.",
-            "",
-        ]
-        print("\n".join(f"floor | {line}" for line in banner), flush=True)
+        print("\n".join(f"floor | {line}" for line in banner(self.base, ping, play)), flush=True)
 
     def wait(self) -> int:
         """Until Ctrl-C (0) or until one process dies on its own (1)."""
@@ -262,17 +301,39 @@ def run_floor(host: str, port: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``floor.py [--host H] [--port P]`` runs the floor; ``floor.py test [ARGS]`` tests."""
+    """``floor.py [--data-dir DIR] [--host H] [--port P]`` runs the floor; ``floor.py test
+    [ARGS]`` tests."""
     if argv[:1] == ["test"]:
         return run_tests(argv[1:])
-    parser = argparse.ArgumentParser(prog="python3 floor.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--host", default=os.environ.get("FLOOR_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("FLOOR_PORT", "8000")))
+    parser = argparse.ArgumentParser(
+        prog="python3 floor.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="where the floor keeps its files (default: $CASINO_DATA_DIR, else ./var)",
+    )
+    parser.add_argument(
+        "--host",
+        default=os.environ.get("FLOOR_HOST", "127.0.0.1"),
+        help="the web server's address (default: $FLOOR_HOST, else 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("FLOOR_PORT", "8000")),
+        help="the web server's port (default: $FLOOR_PORT, else 8000)",
+    )
     args = parser.parse_args(argv)
+    data_dir_choose(args.data_dir)
     try:
         return run_floor(args.host, args.port)
     except subprocess.CalledProcessError as error:
-        say(f"{' '.join(map(str, error.cmd[1:]))} failed with code {error.returncode}")
+        words = [str(word) for word in error.cmd[1:]]
+        failed = pasteable(*words[1:]) if words[:1] == ["manage.py"] else " ".join(words)
+        say(f"{failed} failed with code {error.returncode}")
         return 1
 
 

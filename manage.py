@@ -6,9 +6,10 @@ import sys
 
 
 def main() -> None:
-    """Run administrative tasks."""
+    """Run administrative tasks; one that needs a database nobody has set up is refused in
+    one line (casino/management/database_ready.py)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    from django.core.management import execute_from_command_line
+    from casino.management.database_ready import execute_from_command_line
 
     execute_from_command_line(sys.argv)
 
