@@ -5,7 +5,9 @@ them; this module computes nothing statistical and imports no Django):
 
 - `win_chart_svg`: the house's cumulative actual win against its theoretical win over a
   period, with the expected band: theoretical +- 1 standard deviation shaded darker, and
-  theoretical +- threshold x standard deviation (the alert's band) lighter.
+  theoretical +- threshold x standard deviation (the alert's band) lighter. Its time axis
+  spans the hours that saw play (`play_window`), and a strip under it shows where those
+  hours sit in the whole gaming day, whose bounds it names.
 - `face_histogram_svg`: a dice set's face counts, one panel for all its dice and one per
   die position where the game records it, each bar against the count fair dice expect,
   with the chi-square, its degrees of freedom, the p-value and the alert in the caption.
@@ -15,9 +17,9 @@ escaped, and each chart carries <title>, <desc> and labelled axes for screen rea
 Coordinates are floats rounded to 0.01 px: geometry, never money.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
@@ -29,6 +31,8 @@ ACTUAL = "#d55e00"
 THEORETICAL = "#0072b2"
 BAND_ONE = "#56b4e9"
 BAND_THRESHOLD = "#cbe6f6"
+DAY_STRIP = "#eeeeee"
+DAY_WINDOW = "#999999"
 BAR = "#0072b2"
 BAR_ALERT = "#d55e00"
 EXPECTED = "#000000"
@@ -186,8 +190,9 @@ def _money(value: float) -> str:
 
 # -- Actual against theoretical win ------------------------------------------------------
 
-WIN_WIDTH, WIN_HEIGHT = 720, 380
-WIN_LEFT, WIN_RIGHT, WIN_TOP, WIN_BOTTOM = 84, 24, 48, 86
+WIN_WIDTH, WIN_HEIGHT = 720, 416
+WIN_LEFT, WIN_RIGHT, WIN_TOP, WIN_BOTTOM = 84, 24, 48, 122
+HOUR = timedelta(hours=1)
 
 
 def win_chart_svg(
@@ -199,21 +204,29 @@ def win_chart_svg(
     end: datetime,
     tz: tzinfo,
 ) -> str:
-    """The house's cumulative actual win against theoretical over [start, end], with the
-    +-1 sd and +-threshold sd bands around the theoretical win; `points` in time order,
-    one a settled round, cumulative from `start` (where everything is 0)."""
+    """The house's cumulative actual win against theoretical over the gaming day [start,
+    end], with the +-1 sd and +-threshold sd bands around the theoretical win; `points` in
+    time order within the day, one a settled round, cumulative from `start` (where
+    everything is 0). The time axis spans the hours that saw play (`play_window`); a strip
+    under it places them in the whole day, whose bounds it names."""
+    # In UTC: Python subtracts and compares two times of one zone by the wall clock, which
+    # a daylight-saving day (23 or 25 hours) would get wrong.
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
     if end <= start:
         raise ValueError(f"the chart's end ({end}) must come after its start ({start})")
-    series: list[WinPoint] = [_Origin(at=start), *points]
+    shown_from, shown_to = play_window([p.at for p in points], start, end, tz)
+    # Nothing is won or expected before the first round, so the line starts at 0 on the
+    # axis's left edge as it would at the day's start.
+    series: list[WinPoint] = [_Origin(at=shown_from), *points]
     # Floats here place pixels and axis ticks only: nothing drawn is stored or paid, and
     # the figures stay Decimal in the services, the API and the CSV (ADR 0002).
     k = float(threshold)
     plot_w = WIN_WIDTH - WIN_LEFT - WIN_RIGHT
     plot_h = WIN_HEIGHT - WIN_TOP - WIN_BOTTOM
-    span = (end - start).total_seconds()
+    span = (shown_to - shown_from).total_seconds()
 
     def x_of(moment: datetime) -> float:
-        return WIN_LEFT + plot_w * (moment - start).total_seconds() / span
+        return WIN_LEFT + plot_w * (moment.astimezone(UTC) - shown_from).total_seconds() / span
 
     values = [0.0]
     for p in series:
@@ -260,24 +273,32 @@ def win_chart_svg(
     body.append(
         _line(WIN_LEFT, y_of(0), WIN_LEFT + plot_w, y_of(0), class_="zero", stroke="#666666")
     )
-    # The x axis: the period's start, end and the hours between, in the casino's time.
-    for moment in _time_ticks(start, end, tz):
+    # The x axis: the hours shown, in the casino's time; the date under the first tick
+    # and under the first of each new calendar day (play past midnight).
+    dated = None
+    for moment in time_ticks(shown_from, shown_to, tz):
         x = x_of(moment)
+        local = moment.astimezone(tz)
         body.append(_line(x, bottom, x, bottom + 5, stroke="#666666"))
-        body.append(
-            _text(
-                x,
-                bottom + 18,
-                moment.astimezone(tz).strftime("%H:%M"),
-                class_="x-tick",
-                text_anchor="middle",
+        body.append(_text(x, bottom + 18, _clock(local), class_="x-tick", text_anchor="middle"))
+        if local.date() != dated:
+            dated = local.date()
+            body.append(
+                _text(
+                    x,
+                    bottom + 32,
+                    _date(local),
+                    class_="x-date",
+                    text_anchor="middle",
+                    font_size=11,
+                )
             )
-        )
-    zone = getattr(tz, "key", None) or start.astimezone(tz).tzname() or "local time"
+    body += _day_bounds(start, end, shown_from, shown_to, x_of, bottom, tz)
+    zone = _zone_name(start, tz)
     body.append(
         _text(
             WIN_LEFT + plot_w / 2,
-            bottom + 38,
+            bottom + 52,
             f"Time ({zone})",
             class_="x-label",
             text_anchor="middle",
@@ -318,13 +339,14 @@ def win_chart_svg(
         )
     )
     body.append(_text(WIN_LEFT, 22, title, class_="chart-title", font_size=15, font_weight="bold"))
-    body += _win_legend(bottom + 56, threshold)
+    body += _win_legend(bottom + 108, threshold)
     last = series[-1]
     desc = (
         f"{len(points)} settled rounds. At the end: actual win {_money(float(last.win))}, "
         f"theoretical win {_money(float(last.theoretical_win))}, standard deviation "
         f"{_money(float(last.standard_deviation))}; the alert's band is theoretical plus or "
-        f"minus {threshold} standard deviations."
+        f"minus {threshold} standard deviations. "
+        + _shown_words(start, end, shown_from, shown_to, tz)
     )
     return _svg(WIN_WIDTH, WIN_HEIGHT, "hold", title, desc, body)
 
@@ -352,18 +374,173 @@ def _win_legend(y: float, threshold: Decimal) -> list[str]:
     return out
 
 
-def _time_ticks(start: datetime, end: datetime, tz: tzinfo) -> list[datetime]:
-    """start, end and every whole local hour between, thinned to at most 9 labels."""
-    hours = []
-    local = start.astimezone(tz).replace(minute=0, second=0, microsecond=0)
-    step_seconds = 3600
-    moment = local
-    while moment.timestamp() < end.timestamp():
-        if moment.timestamp() > start.timestamp():
-            hours.append(moment)
-        moment = datetime.fromtimestamp(moment.timestamp() + step_seconds, tz)
-    every = max(1, -(-len(hours) // 7))
-    return [start, *hours[every - 1 :: every], end] if hours else [start, end]
+# -- The time axis -----------------------------------------------------------------------
+
+# Tick steps in minutes: the shortest giving at most MAX_TICK_STEPS steps across the axis.
+TICK_STEPS = (15, 30, 60, 120, 180, 240, 360, 720)
+MAX_TICK_STEPS = 8
+QUARTER = timedelta(minutes=15)
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _floor_to(moment: datetime, tz: tzinfo, minutes: int) -> datetime:
+    """The latest local clock time at or before `moment` on a multiple of `minutes` past
+    the hour (in UTC: subtracting there is exact across a daylight-saving change)."""
+    local = moment.astimezone(tz)
+    past = timedelta(
+        minutes=local.minute % minutes, seconds=local.second, microseconds=local.microsecond
+    )
+    return moment.astimezone(UTC) - past
+
+
+def play_window(
+    moments: Sequence[datetime], start: datetime, end: datetime, tz: tzinfo
+) -> tuple[datetime, datetime]:
+    """The part of the day [start, end] a chart draws, in UTC: from the last whole local
+    hour before the first moment to the first whole local hour after the last, kept within
+    the day; the whole day when nothing happened in it."""
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
+    inside = [m.astimezone(UTC) for m in moments if start <= m.astimezone(UTC) <= end]
+    if not inside:
+        return start, end
+    first, last = min(inside), max(inside)
+    before = _floor_to(first, tz, 60)
+    if before == first:  # a round on the hour: show the hour before it, the line's rise
+        before -= HOUR
+    after = _floor_to(last, tz, 60) + HOUR
+    return max(start, before), min(end, after)
+
+
+def time_ticks(start: datetime, end: datetime, tz: tzinfo) -> list[datetime]:
+    """The moments the time axis labels, in UTC: start, end, and between them the local
+    clock times one step apart counted from start's hour (15 or 30 minutes; 1, 2, 3, 4, 6
+    or 12 hours: the shortest making at most 8 steps), none nearer an end than half a step."""
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
+    minutes = (end - start).total_seconds() / 60
+    step = next((m for m in TICK_STEPS if minutes / m <= MAX_TICK_STEPS), TICK_STEPS[-1])
+    anchor = _floor_to(start, tz, 60).astimezone(tz).hour * 60
+    margin = timedelta(minutes=step / 2)
+    ticks = [start]
+    # Every quarter hour by the clock (walked in UTC, so a repeated or skipped hour is
+    # walked as it happened), kept when it is a whole number of steps from the anchor.
+    moment = _floor_to(start, tz, 15)
+    while moment < end:
+        clock = moment.astimezone(tz)
+        if (
+            start + margin <= moment <= end - margin
+            and (clock.hour * 60 + clock.minute - anchor) % step == 0
+        ):
+            ticks.append(moment)
+        moment += QUARTER
+    return [*ticks, end]
+
+
+def _clock(local: datetime) -> str:
+    return f"{local.hour:02d}:{local.minute:02d}"
+
+
+def _date(local: datetime) -> str:
+    # Names spelled here, not by strftime, so the chart is the same under any locale.
+    return f"{DAYS[local.weekday()]} {local.day} {MONTHS[local.month - 1]}"
+
+
+def _stamp(moment: datetime, tz: tzinfo) -> str:
+    local = moment.astimezone(tz)
+    return f"{_date(local)} {_clock(local)}"
+
+
+def _zone_name(moment: datetime, tz: tzinfo) -> str:
+    return getattr(tz, "key", None) or moment.astimezone(tz).tzname() or "local time"
+
+
+def _shown_words(
+    start: datetime, end: datetime, shown_from: datetime, shown_to: datetime, tz: tzinfo
+) -> str:
+    """The desc's sentence on the time axis (screen readers get what the strip shows)."""
+    day = f"the gaming day from {_stamp(start, tz)} to {_stamp(end, tz)} ({_zone_name(start, tz)})"
+    if (shown_from, shown_to) == (start, end):
+        return f"Drawn across the whole of {day}."
+    return (
+        f"Drawn from {_stamp(shown_from, tz)} to {_stamp(shown_to, tz)}, the hours that saw "
+        f"play, of {day}."
+    )
+
+
+def _day_bounds(
+    start: datetime,
+    end: datetime,
+    shown_from: datetime,
+    shown_to: datetime,
+    x_of: Callable[[datetime], float],
+    bottom: float,
+    tz: tzinfo,
+) -> list[str]:
+    """The gaming day's bounds: a rule at each one the axis reaches (only ever at its
+    edges), and under the axis a strip for the whole day, the hours drawn shaded, its ends
+    named."""
+    out = []
+    for bound, words, anchor in (
+        (start, "gaming day starts", "start"),
+        (end, "gaming day ends", "end"),
+    ):
+        if shown_from <= bound <= shown_to:
+            x = x_of(bound)
+            out.append(
+                _line(
+                    x, WIN_TOP - 4, x, bottom, class_="day-bound", stroke="#333333", stroke_width=2
+                )
+            )
+            out.append(
+                _text(
+                    x,
+                    WIN_TOP - 8,
+                    words,
+                    class_="day-bound-label",
+                    text_anchor=anchor,
+                    font_size=11,
+                )
+            )
+    plot_w = WIN_WIDTH - WIN_LEFT - WIN_RIGHT
+    day = (end - start).total_seconds()
+    left = WIN_LEFT + plot_w * (shown_from - start).total_seconds() / day
+    right = WIN_LEFT + plot_w * (shown_to - start).total_seconds() / day
+    top = bottom + 62
+    since, until = _clock(shown_from.astimezone(tz)), _clock(shown_to.astimezone(tz))
+    shown = (
+        "the whole day drawn above"
+        if (shown_from, shown_to) == (start, end)
+        else f"drawn above: {since} to {until}"
+    )
+    out += [
+        f"<g{_attrs(class_='day-strip')}>",
+        _el(
+            "rect",
+            class_="day",
+            x=WIN_LEFT,
+            y=_n(top),
+            width=plot_w,
+            height=8,
+            fill=DAY_STRIP,
+            stroke="#999999",
+        ),
+        _el(
+            "rect",
+            class_="shown",
+            x=_n(left),
+            y=_n(top),
+            width=_n(right - left),
+            height=8,
+            fill=DAY_WINDOW,
+        ),
+        _text(WIN_LEFT, top + 22, f"gaming day {_stamp(start, tz)}", class_="day-from"),
+        _text(WIN_LEFT + plot_w / 2, top + 22, shown, class_="day-shown", text_anchor="middle"),
+        _text(
+            WIN_LEFT + plot_w, top + 22, f"to {_stamp(end, tz)}", class_="day-to", text_anchor="end"
+        ),
+        "</g>",
+    ]
+    return out
 
 
 # -- Face histograms ---------------------------------------------------------------------

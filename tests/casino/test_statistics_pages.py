@@ -84,7 +84,17 @@ def test_the_regulator_reads_a_tables_hold_and_its_chart(client: Client, out_of_
     assert chart["Content-Type"] == "image/svg+xml; charset=utf-8"
     root = ET.fromstring(chart.content)
     actual = root.find(f".//{SVG}polyline[@class='actual']").get("points").split()
-    assert len(actual) == 4  # the day's start, then one point a round
+    assert len(actual) == 4  # the axis's start, then one point a round
+    # The rounds were decided between 08:04 and 08:25: the axis is 08:00 to 09:00, in the
+    # gaming day from 06:00 to 06:00.
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "x-tick"]
+    assert ticks == ["08:00", "08:15", "08:30", "08:45", "09:00"]
+    strip = [t.text for t in root.iter(f"{SVG}text") if t.get("class", "").startswith("day-")]
+    assert strip == [
+        "gaming day Mon 2 Mar 06:00",
+        "drawn above: 08:00 to 09:00",
+        "to Tue 3 Mar 06:00",
+    ]
     assert root.find(f"{SVG}title").text == (
         f"{out_of_band.number}: actual against theoretical win, gaming day 2026-03-02"
     )
