@@ -437,8 +437,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 CASINO_SITE_URL = env_site_url(
     "CASINO_SITE_URL", site_url_default(ALLOWED_HOSTS, production=PRODUCTION)
 )
-# Beat sends the notices the schedule check wrote (each once), on the default queue: a
-# slow mail server holds neither the monitoring nor the settlement workers.
+# Beat sends the notices the schedule check wrote (each once), on the webhooks queue: its
+# workers are the ones that wait on other people's servers, so a slow mail server holds
+# neither the heartbeat watch nor a settlement.
+CELERY_TASK_ROUTES["casino.equipment_notices_send"] = {"queue": "webhooks"}
 CELERY_BEAT_SCHEDULE["equipment-notices-send"] = {
     "task": "casino.equipment_notices_send",
     "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
