@@ -179,7 +179,8 @@ class Floor:
 
     def _spawn(self, name: str) -> None:
         """Start one process in its own session, so Ctrl-C reaches only us."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # The links the compliance officers' emails carry point at this server.
+        env = {"CASINO_SITE_URL": self.base, **os.environ, "PYTHONUNBUFFERED": "1"}
         process = subprocess.Popen(
             self.commands[name], cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True,

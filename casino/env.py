@@ -88,6 +88,29 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_site_url(name: str, default: str) -> str:
+    """The address people reach the floor at, for links sent outside a request (email):
+    an absolute http(s) URL, without a trailing slash."""
+    raw = os.environ.get(name)
+    value = (default if raw is None or raw.strip() == "" else raw).strip().rstrip("/")
+    scheme, sep, rest = value.partition("://")
+    host = rest.split("/", 1)[0]
+    if scheme not in ("http", "https") or not sep or not host or any(c in value for c in "?# "):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: expected an absolute address such as https://floor.example.com"
+        )
+    return value
+
+
+def site_url_default(hosts: list[str], *, production: bool) -> str:
+    """CASINO_SITE_URL when unset: https:// and the first allowed host's name in
+    production (as deploy/compose.yaml's probe takes it), the development server else."""
+    if production:
+        names = [host.lstrip(".") for host in hosts if host.strip("*.")]
+        return f"https://{names[0]}" if names else ""
+    return "http://127.0.0.1:8000"
+
+
 _RATE_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600}
 
 

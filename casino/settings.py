@@ -26,10 +26,12 @@ from casino.env import (
     env_json,
     env_list,
     env_rate,
+    env_site_url,
     env_str,
     env_time,
     networks_setting,
     production_refusals,
+    site_url_default,
 )
 from casino.logs import sentry_init
 
@@ -406,6 +408,43 @@ CELERY_BEAT_SCHEDULE = {
         "task": "monitoring.equipment_schedule_check",
         "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
     },
+}
+
+# --- Email (casino/services/notices.py; docs/deploy.md, Email) ---------------------------
+# The compliance officers' notices of a set due soon or overdue. With DJANGO_EMAIL_HOST,
+# Django's SMTP backend sends them; without it, the console backend writes them to the
+# worker's output (development, the demo).
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)  # TLS from the start (port 465)
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS (port 587)
+if EMAIL_USE_SSL and EMAIL_USE_TLS:
+    raise ImproperlyConfigured(
+        "DJANGO_EMAIL_USE_SSL and DJANGO_EMAIL_USE_TLS are both on: choose one"
+    )
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 465 if EMAIL_USE_SSL else 587)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)  # seconds; a sweep never hangs on SMTP
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "casino-floor@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where people reach the floor: every link sent outside a request (an email's link to a
+# set's row in the admin) starts with it.
+CASINO_SITE_URL = env_site_url(
+    "CASINO_SITE_URL", site_url_default(ALLOWED_HOSTS, production=PRODUCTION)
+)
+# Beat sends the notices the schedule check wrote (each once), on the webhooks queue: its
+# workers are the ones that wait on other people's servers, so a slow mail server holds
+# neither the heartbeat watch nor a settlement.
+CELERY_TASK_ROUTES["casino.equipment_notices_send"] = {"queue": "webhooks"}
+CELERY_BEAT_SCHEDULE["equipment-notices-send"] = {
+    "task": "casino.equipment_notices_send",
+    "schedule": env_int("CASINO_EQUIPMENT_CHECK_SECONDS", 60),
+    "options": {"expires": 60},
 }
 
 # --- Webhooks (webhooks/, docs/api.md "Webhooks") -----------------------------------------

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from casino import db_connections
 from casino.services.equipment import schedule_check
+from casino.services.notices import notices_send
 from casino.services.par import submission_par_fill
 from devices.watch import heartbeats_flush
 from games.models import SettlementRequest
@@ -115,6 +116,23 @@ def settlement_sweep_task() -> int:
     sent = requests_sweep(now)
     too_many_sends_record(now)
     return sent
+
+
+# --- the equipment schedule's notices (casino/services/notices.py) -----------------------
+
+
+@shared_task(
+    name="casino.equipment_notices_send",
+    ignore_result=True,
+    autoretry_for=RETRY_ON,
+    max_retries=3,
+    time_limit=120,  # under the notices' lease (casino/services/notices.py LEASE)
+    soft_time_limit=100,
+)
+def equipment_notices_send_task() -> dict[str, int]:
+    """Beat's sweep: email the compliance officers each notice of a set due soon or
+    overdue that the schedule check wrote and nobody sent yet (each once)."""
+    return notices_send(timezone.now())
 
 
 # --- PAR sheets -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 - audit: the append-only history of every change to the records above.
 - api: integrators' tokens and the record of every write through the API.
 - statistics: the thresholds the hold and dice fairness statistics alert at.
+- notices: the compliance officers' notices of a set due soon or overdue (email).
 """
 
 from casino.models.api import ApiToken, ApiWrite
@@ -21,6 +22,7 @@ from casino.models.equipment import (
 from casino.models.holders import CertificateHolder
 from casino.models.layouts import Layout
 from casino.models.lifecycle import Lifecycle
+from casino.models.notices import EquipmentNotice
 from casino.models.statistics import StatisticsThresholds
 from casino.models.submissions import RulesSubmission
 from casino.models.tables import LocationApproval, Table
@@ -30,6 +32,7 @@ __all__ = [
     "ApiWrite",
     "AuditEntry",
     "CertificateHolder",
+    "EquipmentNotice",
     "EquipmentSet",
     "Layout",
     "Lifecycle",

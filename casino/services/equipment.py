@@ -4,15 +4,17 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.models import (
+    EquipmentNotice,
     EquipmentSet,
     SetInPlay,
     Table,
     TileInspection,
 )
+from casino.models.notices import NOTICE_STATES
 from casino.rules.equipment import (
     COMPOSITIONS,
     REASONS,
@@ -315,10 +317,19 @@ def schedule_check(now: datetime) -> dict[str, int]:
     same time changes (and tells) nothing, nor does one that a changeout overtook (no
     "overdue" for a set already out of play). The gates never rely on this flag: they
     compute the state from `due_at` at the moment of the action.
+
+    A set due soon or overdue also gets the compliance officers' notice of that state,
+    once (`notice_record`; casino/services/notices.py emails it), even when its state was
+    saved before notices existed.
     """
     counts = {"in_date": 0, "due_soon": 0, "overdue": 0, "changed": 0}
     rows = SetInPlay.objects.filter(removed_at__isnull=True).select_related(
         "table", "equipment_set"
+    )
+    noticed = set(
+        EquipmentNotice.objects.filter(set_in_play__removed_at__isnull=True).values_list(
+            "set_in_play_id", "state"
+        )
     )
     for row in rows:
         limits = set_limit(row)
@@ -332,7 +343,31 @@ def schedule_check(now: datetime) -> dict[str, int]:
                     "%s at %s was due out of play at %s (%s)",
                     row.equipment_set, row.table.number, row.due_at, row.limit,
                 )  # fmt: skip
+        if state in NOTICE_STATES and (row.pk, state) not in noticed:
+            notice_record(row, state=state, due_at=due_at, now=now)
     return counts
+
+
+def notice_record(
+    row: SetInPlay, *, state: str, due_at: datetime, now: datetime
+) -> EquipmentNotice | None:
+    """The compliance officers' notice that `row` is `state` (due soon, overdue), to be
+    emailed; None when the set has left play or the notice was written before (one per
+    set and state: the unique constraint holds it when two checks run at once)."""
+    with transaction.atomic():
+        if (
+            not SetInPlay.objects.select_for_update()
+            .filter(pk=row.pk, removed_at__isnull=True)
+            .exists()
+        ):
+            return None
+        try:
+            with transaction.atomic():  # a savepoint: a notice already written rolls back alone
+                return EquipmentNotice.objects.create(
+                    set_in_play=row, state=state, noticed_at=now, due_at=due_at
+                )
+        except IntegrityError:
+            return None
 
 
 # The schedule states a webhook tells (the way back to "in date" is a changeout, told by
