@@ -29,7 +29,7 @@ from casino.rules.words import (
 from games.rules.catalog import variant_choices
 from games.services.hold import Hold
 from tests.casino.floor_fixtures import NY, staff
-from tests.games.round_fixtures import open_table
+from tests.games.round_fixtures import open_table, opened, place, wager
 
 FLOOR_JS = Path(__file__).resolve().parents[2] / "casino" / "static" / "floor" / "floor.js"
 
@@ -243,3 +243,16 @@ def test_a_layout_is_named_by_its_game_and_variant_labels():
     table = open_table("craps", "mini_craps", min_wager="5", max_wager="500")
     assert str(table.layout).endswith(" · Craps (Mini-Craps)")
     assert table.layout.get_variant_display() == "Mini-Craps"
+
+
+@pytest.mark.django_db
+def test_a_rounds_page_shows_its_wagers_as_money(client: Client):
+    table = open_table("sic_bo", min_wager="5", max_wager="5000")
+    round_ = opened(table)
+    place(round_, wager("ann", "small", "1250"))
+    user = _login(client, None, "sam_super")
+    user.is_superuser = True
+    user.save()
+    page = client.get(f"/admin/games/round/{round_.pk}/change/").content.decode()
+    assert re.search(r'class="field-amount_money">\s*(<p>)?\$1,250\.00', page), page
+    assert "High Roll Dice" not in page and "Sic Bo" in page
