@@ -24,6 +24,8 @@ from decimal import Decimal
 from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
+from casino.rules.words import money_text
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 # Colours a colour-blind reader tells apart (Okabe-Ito); the legend names each one too.
@@ -177,15 +179,7 @@ def _ceil_div(value: float, step: float) -> int:
 
 def _tick_money(value: float, ticks: Sequence[float]) -> str:
     """A tick's dollars: whole when every tick is whole, cents otherwise."""
-    cents = any(tick != int(tick) for tick in ticks)
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.2f}" if cents else f"{sign}${abs(value):,.0f}"
-
-
-def _money(value: float) -> str:
-    sign = "-" if value < 0 else ""
-    amount = abs(value)
-    return f"{sign}${amount:,.0f}" if amount >= 100 else f"{sign}${amount:,.2f}"
+    return money_text(value, cents=any(tick != int(tick) for tick in ticks))
 
 
 # -- Actual against theoretical win ------------------------------------------------------
@@ -342,9 +336,9 @@ def win_chart_svg(
     body += _win_legend(bottom + 108, threshold)
     last = series[-1]
     desc = (
-        f"{len(points)} settled rounds. At the end: actual win {_money(float(last.win))}, "
-        f"theoretical win {_money(float(last.theoretical_win))}, standard deviation "
-        f"{_money(float(last.standard_deviation))}; the alert's band is theoretical plus or "
+        f"{len(points)} settled rounds. At the end: actual win {money_text(last.win)}, "
+        f"theoretical win {money_text(last.theoretical_win)}, standard deviation "
+        f"{money_text(last.standard_deviation)}; the alert's band is theoretical plus or "
         f"minus {threshold} standard deviations. "
         + _shown_words(start, end, shown_from, shown_to, tz)
     )

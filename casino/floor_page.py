@@ -39,14 +39,14 @@ from casino.api import throttles
 from casino.api.errors import throttled_response
 from casino.charts import p_text
 from casino.models import SetInPlay, Table
-from casino.rules.equipment import COMPOSITIONS, DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
+from casino.rules.equipment import DUE_SOON, OVERDUE, REQUIRED_SETS, schedule_state
+from casino.rules.words import composition_label, game_label, money_text, variant_label
 from casino.services.equipment import set_limit_of
 from devices.models import Device
 from devices.selectors import Seen, seen_of
 from devices.watch import threshold
 from games import flow
 from games.models import Round, RoundEvent, SettlementRequest
-from games.rules.catalog import GAMES_BY_KEY
 from games.rules.pai_gow.dealing import DEAD_HAND, DEALER, starting_place
 from games.services.alerts import Alert, request_alert
 from games.services.fairness import floor_fairness
@@ -293,19 +293,15 @@ def _table(
     urls: _AdminUrls,
     state: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    game = GAMES_BY_KEY.get(table["game"])
     in_play = {row["composition"] for row in sets}
     variant = table["variant"]
     return {
         "id": table["id"],
         "number": table["number"],
         "holder": table["holder__name"],
-        "game": {"key": table["game"], "name": game.name if game else table["game"]},
+        "game": {"key": table["game"], "name": game_label(table["game"])},
         # The variant's name in the table's own game (Table.get_variant_display).
-        "variant": {
-            "key": variant,
-            "name": dict(game.variants).get(variant, variant) if game else variant,
-        },
+        "variant": {"key": variant, "name": variant_label(table["game"], variant)},
         "status": table["status"],
         "status_display": _TABLE_STATUS.get(table["status"], table["status"]),
         "status_changed_at": _iso(table["status_changed_at"]),
@@ -313,7 +309,7 @@ def _table(
         "round": None if current is None else _round(current, urls),
         "equipment": [_set(row, table, now) for row in sets],
         "missing_sets": [
-            COMPOSITIONS[composition].label
+            composition_label(composition)
             for composition in REQUIRED_SETS.get((table["game"], variant), ())
             if composition not in in_play
         ],
@@ -435,7 +431,7 @@ def _set(row: Row, table: Row, now: datetime) -> dict[str, Any]:
     # The rules' own reading: in date up to and including the moment the limit runs out.
     state = schedule_state(due_at, due_at - warn_from, now)
     return {
-        "composition": COMPOSITIONS[row["composition"]].label,
+        "composition": composition_label(row["composition"]),
         "set": row["equipment_set__identifier"],
         "put_in_play_at": _iso(row["put_in_play_at"]),
         "due_at": _iso(due_at),
@@ -770,7 +766,7 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
                 "text": "hold out of band",
                 "detail": (
                     f"z = {hold.z_score} (alert at ±{hold.threshold}): won "
-                    f"{_dollars(hold.win)}, theory {_dollars(hold.theoretical_win)}"
+                    f"{money_text(hold.win)}, theory {money_text(hold.theoretical_win)}"
                 ),
                 "url": f"{url}?day={day.isoformat()}",
             }
@@ -805,11 +801,6 @@ def statistics_build(now: datetime | None = None) -> dict[str, Any]:
         "tables": tables,
         "report_url": reverse("admin:casino_table_statistics"),
     }
-
-
-def _dollars(value: Decimal) -> str:
-    """-$4130.00, not $-4130.00."""
-    return f"-${-value}" if value < 0 else f"${value}"
 
 
 def statistics_read() -> dict[str, Any]:

@@ -29,13 +29,13 @@ from casino.admin.forms import ACTION_PREFIX
 from casino.models import SetInPlay, Table
 from casino.rules.days import DayRefused, day_or
 from casino.rules.equipment import (
-    COMPOSITIONS,
     DUE_SOON,
     IN_DATE,
     OVERDUE,
     REQUIRED_SETS,
     schedule_state,
 )
+from casino.rules.words import composition_label
 from casino.services import FloorRefused
 from casino.services.equipment import set_limit
 
@@ -180,7 +180,7 @@ def coloured(state: str, text: str) -> SafeString:
 
 
 def set_state_html(state: SetState) -> SafeString:
-    label = COMPOSITIONS[state.composition].label
+    label = composition_label(state.composition)
     if state.row is None:
         return coloured(MISSING, f"{label}: missing")
     due = _when(state.row.due_at)

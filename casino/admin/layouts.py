@@ -39,11 +39,19 @@ def _element_words(element: Element) -> str:
 
 @admin.register(Layout)
 class LayoutAdmin(AuditHistory, DraftOnlyAdmin):
-    list_display = ("name", "holder", "game", "variant", "status", "submitted_at", "decided_at")
+    list_display = (
+        "name",
+        "holder",
+        "game",
+        "variant_name",
+        "status",
+        "submitted_at",
+        "decided_at",
+    )
     list_filter = ("game", "variant", "status", "holder")
     search_fields = ("name", "holder__name", "decision_note")
     list_select_related = ("holder",)
-    readonly_fields = (*FILED_FIELDS, "what_it_lacks", "elements_of_the_chapter")
+    readonly_fields = (*FILED_FIELDS, "what_it_lacks", "elements_of_the_chapter", "variant_name")
     inlines = [AuditHistoryInline]
     actions = ["submit", "approve", "reject"]
 
@@ -51,6 +59,9 @@ class LayoutAdmin(AuditHistory, DraftOnlyAdmin):
         design = ("holder", "name", "game", "variant", "elements")
         if obj is None:
             return [(None, {"fields": design})]
+        if not self.has_change_permission(request, obj):
+            # Shown, not edited: the variant named in the layout's own game.
+            design = tuple("variant_name" if f == "variant" else f for f in design)
         return [
             (None, {"fields": design}),
             ("Lifecycle (changed only by the actions)", {"fields": FILED_FIELDS}),
@@ -62,6 +73,10 @@ class LayoutAdmin(AuditHistory, DraftOnlyAdmin):
             # No service drafts a layout: a draft is the admin's own record until submitted.
             obj.created_at, obj.created_by = timezone.now(), request.user
         super().save_model(request, obj, form, change)
+
+    @admin.display(description="variant", ordering="variant")
+    def variant_name(self, layout: Layout) -> str:
+        return layout.get_variant_display()
 
     @admin.display(description="what it lacks (at approval)")
     def what_it_lacks(self, layout: Layout) -> SafeString:

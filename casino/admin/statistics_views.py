@@ -37,6 +37,7 @@ from casino.admin.common import day_asked
 from casino.admin.report_views import REPORT_PERMISSION
 from casino.charts import face_histogram_svg, p_text, win_chart_svg
 from casino.models import Table
+from casino.rules.words import composition_label, game_label, money_text
 from games.services.fairness import Fairness, NotDice, floor_fairness, set_fairness
 from games.services.hold import (
     Hold,
@@ -235,6 +236,11 @@ CSV_COLUMNS = (
     "p_value",
     "threshold",
     "alert",
+    # For people: the game and composition by their labels (the keys above are data), and
+    # the row in words, its money as money.
+    "game_label",
+    "composition_label",
+    "summary",
 )
 
 
@@ -249,7 +255,10 @@ def _cell(value: object) -> str:
 
 
 def statistics_csv(holds: Iterable[Hold], sets: Iterable[Fairness]) -> str:
-    """The floor's figures as CSV: a "hold" row a table, a "fairness" row a dice set."""
+    """The floor's figures as CSV: a "hold" row a table, a "fairness" row a dice set.
+
+    Its data columns keep keys and plain numbers ("-2200.00"), for a spreadsheet to sum;
+    its human columns (game_label, composition_label, summary) are words, money as money."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -271,6 +280,11 @@ def statistics_csv(holds: Iterable[Hold], sets: Iterable[Fairness]) -> str:
             "z_score": hold.z_score,
             "threshold": hold.threshold,
             "alert": hold.alert,
+            "game_label": game_label(hold.game),
+            "summary": (
+                f"{hold.period}: drop {money_text(hold.drop)}, win {money_text(hold.win)}, "
+                f"theoretical win {money_text(hold.theoretical_win)}"
+            ),
         }
         writer.writerow({k: _cell(v) for k, v in row.items()})
     for fairness in sets:
@@ -288,6 +302,7 @@ def statistics_csv(holds: Iterable[Hold], sets: Iterable[Fairness]) -> str:
             "p_value": overall.p_value,
             "threshold": fairness.threshold,
             "alert": fairness.alert,
+            "composition_label": composition_label(fairness.composition),
         }
         writer.writerow({k: _cell(v) for k, v in row.items()})
     return out.getvalue()

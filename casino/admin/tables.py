@@ -99,6 +99,7 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
     search_fields = ("number", "holder__name", "layout__name")
     list_select_related = ("holder", "layout")
     readonly_fields = (
+        "variant_name",
         "status",
         "status_changed_at",
         "closed_at",
@@ -123,15 +124,24 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
         if obj is not None and obj.status != Table.Status.CLOSED:
             return (
                 *self.readonly_fields,
-                "holder", "game", "variant", "operation", "automated_shaker", "power_odds",
+                "holder", "game", "variant_name", "operation", "automated_shaker", "power_odds",
             )  # fmt: skip
         return self.readonly_fields
+
+    def _table_fields(self, request: HttpRequest, obj: Table | None) -> tuple[str, ...]:
+        # A variant shown rather than edited is named in the table's own game: the field's
+        # choices name a key several games share for all of them ("standard").
+        if obj is not None and (
+            obj.status != Table.Status.CLOSED or not self.has_change_permission(request, obj)
+        ):
+            return tuple("variant_name" if f == "variant" else f for f in TABLE_FIELDS)
+        return TABLE_FIELDS
 
     def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> Any:
         if obj is None:
             return [(None, {"fields": TABLE_FIELDS})]
         return [
-            (None, {"fields": TABLE_FIELDS}),
+            (None, {"fields": self._table_fields(request, obj)}),
             (
                 "Status (changed only by the actions)",
                 {"fields": ("status", "status_changed_at", "closed_at", "round_device_wait")},
@@ -180,11 +190,11 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
 
     # -- Columns and read-only fields ----------------------------------------------------
 
-    @admin.display(description="equipment")
     @admin.display(description="variant", ordering="variant")
     def variant_name(self, table: Table) -> str:
         return table.get_variant_display()
 
+    @admin.display(description="equipment")
     def equipment(self, table: Table) -> SafeString:
         rows = getattr(table, "current_sets", None)
         in_play = {r.composition: r for r in rows} if rows is not None else sets_in_play(table)

@@ -7,6 +7,7 @@ from django.db import models
 from casino.models.holders import CertificateHolder
 from casino.models.lifecycle import Filed
 from casino.rules.layouts import layout_refusals
+from casino.rules.words import game_variant_label, variant_label
 from games.rules.catalog import GAMES_BY_KEY, game_choices, variant_choices
 
 
@@ -34,7 +35,11 @@ class Layout(Filed):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({GAMES_BY_KEY[self.game].name}, {self.variant})"
+        return f"{self.name} · {game_variant_label(self.game, self.variant)}"
+
+    def get_variant_display(self) -> str:
+        """The variant's name in the layout's own game (keys such as "standard" repeat)."""
+        return variant_label(self.game, self.variant)
 
     def refusals(self, options: Mapping[str, object] | None = None) -> list[str]:
         """What the layout lacks; with a table's options, also what its wagers need."""

@@ -16,6 +16,7 @@ from casino.rules.tables import (
     OPERATIONS_BY_GAME,
     SEATING,
 )
+from casino.rules.words import variant_label
 from games.rules.catalog import GAMES_BY_KEY, game_choices, variant_choices
 
 # Chapters where the drop box and tip box sit "on the same side of the gaming table as,
@@ -95,8 +96,7 @@ class Table(models.Model):
 
     def get_variant_display(self) -> str:
         """The variant's name in the table's own game (keys such as "standard" repeat)."""
-        game = GAMES_BY_KEY.get(self.game)
-        return dict(game.variants).get(self.variant, self.variant) if game else self.variant
+        return variant_label(self.game, self.variant)
 
     def clean(self) -> None:
         """The chapter's rules on the table itself: variant, seats, table type, limits."""

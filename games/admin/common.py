@@ -13,8 +13,21 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino.admin.common import ReadOnlyAdmin
+from casino.rules.words import money_text
 
-__all__ = ["PagedInline", "ReadOnlyAdmin", "ReadOnlyInline"]
+__all__ = ["PagedInline", "ReadOnlyAdmin", "ReadOnlyInline", "money_column"]
+
+
+def money_column(field: str, description: str = "") -> Any:
+    """A column showing a row's amount as money (-$2,200.00; "-" when it has none)."""
+
+    @admin.display(description=description or field.replace("_", " "), ordering=field)
+    def shown(self: Any, row: Any) -> str:
+        amount = getattr(row, field)
+        return "-" if amount is None else money_text(amount)
+
+    shown.__name__ = f"{field}_money"
+    return shown
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -29,9 +29,10 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin.common import code_label, device_wait_html, labelled_filter, service_call
+from casino.admin.common import device_wait_html, labelled_filter, service_call
+from casino.rules.words import game_label
 from games import flow
-from games.admin.common import PagedInline, ReadOnlyAdmin
+from games.admin.common import PagedInline, ReadOnlyAdmin, money_column
 from games.admin.forms import (
     AdjustmentForm,
     EventForm,
@@ -59,7 +60,6 @@ from gaming.rounds import (
 from gaming.waits import round_waiting
 
 DEALER = RoundEvent.Source.DEALER
-GAME_NAME = code_label(game_choices())  # high_roll_dice -> High Roll Dice
 OPEN = (Round.Status.OPEN,)
 BEFORE_RESULT = (Round.Status.OPEN, Round.Status.CLOSED)
 # Characters of an event's payload shown on the round's page (a request of 2,000 wagers
@@ -161,7 +161,8 @@ class RoundEventInline(PagedInline):
 
 class WagerInline(PagedInline):
     model = Wager
-    fields = ("ref", "player", "kind", "amount", "extra")
+    fields = ("ref", "player", "kind", "amount_money", "extra")
+    amount_money = money_column("amount")
 
 
 class ResolutionInline(PagedInline):
@@ -169,13 +170,18 @@ class ResolutionInline(PagedInline):
     fields = (
         "wager_ref",
         "result",
-        "net",
-        "stake",
-        "winnings",
-        "payout_limit_reduction",
-        "vigorish",
+        "net_money",
+        "stake_money",
+        "winnings_money",
+        "payout_limit_reduction_money",
+        "vigorish_money",
         "cite",
     )
+    net_money = money_column("net")
+    stake_money = money_column("stake")
+    winnings_money = money_column("winnings")
+    payout_limit_reduction_money = money_column("payout_limit_reduction")
+    vigorish_money = money_column("vigorish")
     verbose_name_plural = "resolutions (the wagers this round settled)"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
@@ -257,7 +263,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="game", ordering="game")
     def game_name(self, round_: Round) -> str:
-        return GAME_NAME(round_.game)
+        return game_label(round_.game)  # high_roll_dice -> High Roll Dice
 
     @admin.display(description="wagers", ordering="wager_count")
     def wagers_count(self, round_: Round) -> int:

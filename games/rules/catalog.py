@@ -37,9 +37,21 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    """Every variant of every game, for a model field; a table checks its game's own."""
-    seen: dict[str, str] = {}
+    """Every variant key once, for a model field; a table checks its game's own.
+
+    A key is a key only within its game: "standard" is Pai Gow's, Sic Bo's and Three Dice
+    Football's, so a key several games share is named for all of them, never for the first
+    ("Pai Gow" on a Sic Bo table). A page that knows the game names the variant in it
+    (casino.rules.words.variant_label)."""
+    games_of: dict[str, list[Game]] = {}
     for game in GAMES:
-        for key, name in game.variants:
-            seen.setdefault(key, name)
-    return list(seen.items())
+        for key, _ in game.variants:
+            games_of.setdefault(key, []).append(game)
+    choices = []
+    for key, games in games_of.items():
+        if len(games) == 1:
+            choices.append((key, dict(games[0].variants)[key]))
+        else:
+            shared = ", ".join(game.name for game in games)
+            choices.append((key, f"{key.replace('_', ' ').capitalize()}: {shared}"))
+    return choices

@@ -118,6 +118,20 @@
     return el("section", "block " + className, el("h2", null, title), body);
   }
 
+  // An amount as money, as casino.rules.words.money_text writes it: "-$2,200.00". The
+  // snapshot's amounts are decimal strings of two places (floor_page._amount), worked on
+  // as text: no float ever touches money.
+  function money(amount) {
+    var text = String(amount);
+    var negative = text.charAt(0) === "-";
+    var found = /^(\d+)(?:\.(\d*))?$/.exec(negative ? text.slice(1) : text);
+    if (!found) return text;
+    var whole = found[1].replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var cents = ((found[2] || "") + "00").slice(0, 2);
+    var zero = /^[0,]*$/.test(whole) && cents === "00";
+    return (negative && !zero ? "-" : "") + "$" + whole + "." + cents;
+  }
+
   function list(tag, items, none) {
     var node = el(tag);
     if (!items.length) node.appendChild(el("li", "none", none));
@@ -130,7 +144,7 @@
     return block("round", "Round in progress", el("p", "round-current",
       link(round.admin_url, null, "Round " + round.number), " ",
       el("span", "round-status round-" + token(round.status), round.status_display), " ",
-      el("span", "quiet", "· " + plural(round.wagers, "wager") + " · $" + round.wagered +
+      el("span", "quiet", "· " + plural(round.wagers, "wager") + " · " + money(round.wagered) +
         " · opened " + short(round.opened_at, today))));
   }
 

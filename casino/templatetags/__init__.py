@@ -1,0 +1,1 @@
+"""The floor's template libraries: `{% load words %}` for money and labels."""
