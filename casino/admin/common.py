@@ -179,19 +179,81 @@ def coloured(state: str, text: str) -> SafeString:
     )
 
 
-def set_state_html(state: SetState) -> SafeString:
+def set_state_words(state: SetState) -> str:
+    """The set in words: "D-CR01-0003 (five dice): in date, due out 2026-11-28 22:30"."""
     label = composition_label(state.composition)
     if state.row is None:
-        return coloured(MISSING, f"{label}: missing")
+        return f"{label}: missing"
     due = _when(state.row.due_at)
     words = f"overdue since {due}" if state.state == OVERDUE else f"{STATE_LABELS[state.state]}"
     if state.state != OVERDUE:
         words += f", due out {due}"
-    return coloured(state.state, f"{state.row.equipment_set.identifier} ({label}): {words}")
+    return f"{state.row.equipment_set.identifier} ({label}): {words}"
+
+
+def set_state_html(state: SetState) -> SafeString:
+    return coloured(state.state, set_state_words(state))
 
 
 def states_html(states: list[SetState]) -> SafeString:
     return format_html_join(mark_safe("<br>"), "{}", ((set_state_html(s),) for s in states))
+
+
+def set_state_line(state: SetState, *, with_set: bool = True) -> SafeString:
+    """One set on one line, for a list's cell: its state as a word, the set (unless the row
+    names it) and when it must come out; the kind and the whole sentence in the tooltip."""
+    label = composition_label(state.composition)
+    if state.row is None:
+        what, due = label, ""
+    else:
+        what = state.row.equipment_set.identifier if with_set else ""
+        due = timezone.localtime(state.row.due_at).strftime("%b %d %H:%M")
+    return format_html(
+        '<span class="fit-line" title="{}"><span class="fit-state equipment-{}">{}</span>'
+        "{}{}</span>",
+        set_state_words(state),
+        state.state,
+        STATE_LABELS[state.state],
+        what,
+        f" · {due}" if due and what else due,
+    )
+
+
+def states_lines(states: list[SetState]) -> SafeString:
+    """A table's sets, a line each (set_state_line)."""
+    return format_html_join("", "{}", ((set_state_line(s),) for s in states))
+
+
+def moment_short(moment: datetime | None) -> str:
+    """A moment in a list's cell: "2026-11-28 22:30" in the floor's time zone, or "-"."""
+    return "-" if moment is None else timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def moment_column(field: str, description: str) -> Callable[[Any], str]:
+    """A list column showing a date-time field as moment_short, sortable by the field: a
+    list of several times stays narrow ("Nov. 28, 2026, 10:30 p.m." wraps to three lines)."""
+
+    @admin.display(description=description, ordering=field)
+    def column(obj: Any) -> str:
+        return moment_short(getattr(obj, field))
+
+    column.__name__ = field  # the column's CSS class: column-<field>
+    return column
+
+
+def two_lines(first: str, second: str) -> SafeString:
+    """A cell of two short lines, the second in small print ("2026-11-28 22:30" / "by ops")."""
+    return format_html(
+        '<span class="fit-line">{}</span><span class="fit-line fit-small">{}</span>', first, second
+    )
+
+
+class FitsTheWindow:
+    """A daily ModelAdmin's pages include the stylesheet that fits them to a 1024 px window
+    (casino/static/casino/admin-fit.css)."""
+
+    class Media:
+        css = {"all": ("casino/admin-fit.css",)}
 
 
 # -- The "equipment" list filter -------------------------------------------------------

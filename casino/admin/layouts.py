@@ -16,9 +16,11 @@ from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     FILED_FIELDS,
     DraftOnlyAdmin,
+    FitsTheWindow,
     action_form,
     coloured,
     form_page,
+    moment_column,
     service_call,
 )
 from casino.admin.forms import LayoutApproveForm, RejectForm
@@ -38,15 +40,15 @@ def _element_words(element: Element) -> str:
 
 
 @admin.register(Layout)
-class LayoutAdmin(AuditHistory, DraftOnlyAdmin):
+class LayoutAdmin(FitsTheWindow, AuditHistory, DraftOnlyAdmin):
     list_display = (
         "name",
         "holder",
         "game",
         "variant_name",
         "status",
-        "submitted_at",
-        "decided_at",
+        moment_column("submitted_at", "submitted at"),
+        moment_column("decided_at", "decided at"),
     )
     list_filter = ("game", "variant", "status", "holder")
     search_fields = ("name", "holder__name", "decision_note")

@@ -23,9 +23,11 @@ from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     FILED_FIELDS,
     DraftOnlyAdmin,
+    FitsTheWindow,
     action_form,
     coloured,
     form_page,
+    moment_column,
     service_call,
 )
 from casino.admin.forms import RejectForm, RulesSubmissionForm, SubmissionApproveForm
@@ -89,7 +91,7 @@ def par_sheets_html(submission: RulesSubmission) -> str:
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(AuditHistory, DraftOnlyAdmin):
+class RulesSubmissionAdmin(FitsTheWindow, AuditHistory, DraftOnlyAdmin):
     form = RulesSubmissionForm
     list_display = (
         "__str__",
@@ -97,9 +99,9 @@ class RulesSubmissionAdmin(AuditHistory, DraftOnlyAdmin):
         "game",
         "version",
         "status",
-        "effective_at",
-        "submitted_at",
-        "decided_at",
+        moment_column("effective_at", "effective at"),
+        moment_column("submitted_at", "submitted at"),
+        moment_column("decided_at", "decided at"),
         "in_force_now",
     )
     list_filter = ("game", "status", "holder")

@@ -21,6 +21,8 @@ from django.utils.safestring import SafeString, mark_safe
 from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
     EquipmentFilter,
+    FitsTheWindow,
+    SetState,
     action_form,
     coloured,
     device_wait_html,
@@ -29,6 +31,7 @@ from casino.admin.common import (
     refusal_to_form,
     service_call,
     states_html,
+    states_lines,
     table_set_states,
 )
 from casino.admin.equipment import InspectionAdmin
@@ -83,16 +86,16 @@ TABLE_FIELDS = (
 
 
 @admin.register(Table)
-class TableAdmin(AuditHistory, admin.ModelAdmin):
+class TableAdmin(FitsTheWindow, AuditHistory, admin.ModelAdmin):
     list_display = (
         "number",
         "holder",
         "game",
         "variant_name",
         "status",
-        "equipment",
+        "sets_due_out",
         "rules_in_force",
-        "layout",
+        "layout_name",
         "report_link",
     )
     list_filter = ("game", "status", EquipmentFilter, "holder")
@@ -194,13 +197,26 @@ class TableAdmin(AuditHistory, admin.ModelAdmin):
     def variant_name(self, table: Table) -> str:
         return table.get_variant_display()
 
-    @admin.display(description="equipment")
-    def equipment(self, table: Table) -> SafeString:
+    def _set_states(self, table: Table) -> list[SetState]:
         rows = getattr(table, "current_sets", None)
         in_play = {r.composition: r for r in rows} if rows is not None else sets_in_play(table)
-        return states_html(table_set_states(table, in_play, timezone.now()))
+        return table_set_states(table, in_play, timezone.now())
 
-    @admin.display(description="Rules Submission in force")
+    @admin.display(description="equipment")
+    def equipment(self, table: Table) -> SafeString:
+        return states_html(self._set_states(table))
+
+    @admin.display(description="sets in play, due out")
+    def sets_due_out(self, table: Table) -> SafeString:
+        # A line a set: the sentence of `equipment` wrapped a table's cell into ten lines.
+        return states_lines(self._set_states(table))
+
+    @admin.display(description="layout", ordering="layout__name")
+    def layout_name(self, table: Table) -> str:
+        # The name alone: the layout's own label repeats the game and variant beside it.
+        return "-" if table.layout is None else table.layout.name
+
+    @admin.display(description="rules in force")
     def rules_in_force(self, table: Table) -> SafeString | str:
         submission = RulesSubmission.in_force(table.holder, table.game, timezone.now())
         if submission is None:

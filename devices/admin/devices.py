@@ -28,6 +28,7 @@ from django.utils.safestring import SafeString
 
 from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
+    FitsTheWindow,
     ReadOnlyAdmin,
     action_form,
     form_page,
@@ -238,7 +239,7 @@ class DeviceEventInline(ReadOnlyInline):
 
 
 @admin.register(Device)
-class DeviceAdmin(AuditHistory, ReadOnlyAdmin):
+class DeviceAdmin(FitsTheWindow, AuditHistory, ReadOnlyAdmin):
     list_display = (
         "table",
         "position",

@@ -4,13 +4,13 @@
 from django.contrib import admin
 from django.utils.safestring import SafeString
 
-from casino.admin.common import ReadOnlyAdmin
+from casino.admin.common import FitsTheWindow, ReadOnlyAdmin
 from devices.admin.devices import round_link, when_text
 from devices.models import DeviceEvent
 
 
 @admin.register(DeviceEvent)
-class DeviceEventAdmin(ReadOnlyAdmin):
+class DeviceEventAdmin(FitsTheWindow, ReadOnlyAdmin):
     list_display = ("when", "device", "table", "kind", "cite", "detail", "event_round", "by")
     list_filter = ("kind", "table")
     search_fields = ("device__serial_number", "table__number", "detail")

@@ -29,7 +29,13 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin.common import device_wait_html, labelled_filter, service_call
+from casino.admin.common import (
+    FitsTheWindow,
+    device_wait_html,
+    labelled_filter,
+    moment_column,
+    service_call,
+)
 from casino.rules.words import game_label
 from games import flow
 from games.admin.common import PagedInline, ReadOnlyAdmin, money_column
@@ -210,14 +216,14 @@ class LedgerEntryInline(PagedInline):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(FitsTheWindow, ReadOnlyAdmin):
     list_display = (
         "table",
         "number",
         "game_name",
         "status",
-        "opened_at",
-        "settled_at",
+        moment_column("opened_at", "opened at"),
+        moment_column("settled_at", "settled at"),
         "wagers_count",
     )
     list_filter = ("status", labelled_filter("game", "game", game_choices()), "table")

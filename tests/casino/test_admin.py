@@ -4,6 +4,7 @@ The admin stamps actions with the wall clock (timezone.now()), so the floors her
 built through the services a little before it.
 """
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -277,10 +278,23 @@ def test_the_table_list_shows_each_equipment_state_in_colour_and_filters_by_it(
     overdue = compliant_table("three_dice_football", now=now - timedelta(hours=30)).table
     missing = compliant_table("three_dice_football", now=now, with_sets=False).table
     page = ops_client.get("/admin/casino/table/").content.decode()
-    assert 'style="color: #1a7f37; font-weight: bold;" class="equipment-in_date"' in page
-    assert 'class="equipment-due_soon"' in page and "#b26a00" in page
-    assert 'class="equipment-overdue"' in page and "overdue since" in page
-    assert "four green and two red dice: missing" in page
+    # A line a set (issue 35): the state as a word on a badge coloured by admin-fit.css,
+    # the set and when it is due out; the whole sentence in the tooltip.
+    assert '<span class="fit-state equipment-in_date">in date</span>' in page
+    assert '<span class="fit-state equipment-due_soon">due soon</span>' in page
+    assert '<span class="fit-state equipment-overdue">overdue</span>' in page
+    assert "overdue since" in page  # the tooltip
+    missing_line = (
+        '<span class="fit-state equipment-missing">missing</span>four green and two red dice'
+    )
+    assert missing_line in page
+    assert "casino/admin-fit.css" in page
+    headings = re.findall(r'<th scope="col" class="[^"]*column-(\w+)', page)
+    assert headings == [
+        "number", "holder", "game", "variant_name", "status",
+        "sets_due_out", "rules_in_force", "layout_name", "report_link",
+    ]  # fmt: skip
+    assert page.count(">equipment<") == 0  # once two columns were both headed "equipment"
     expected = {"in_date": in_date, "due_soon": due_soon, "overdue": overdue, "missing": missing}
     for state, table in expected.items():
         response = ops_client.get(f"/admin/casino/table/?equipment={state}")
