@@ -31,10 +31,10 @@ from casino.admin.common import STATE_COLOURS, STATE_LABELS, form_page, refusal_
 from casino.admin.forms import ChangeoutForm
 from casino.models import EquipmentSet, SetInPlay
 from casino.reports import local_iso
-from casino.rules.equipment import REASONS, TILES
+from casino.rules.equipment import REASONS
 from casino.services.equipment import set_changeout
 from casino.services.schedule import ScheduleRow, equipment_schedule, reserve_on_hand
-from gaming.tables import opening_refusals
+from gaming.tables import opening_refusals, round_start_refusals
 
 VIEW_PERMISSION = "casino.view_setinplay"
 CHANGEOUT_PERMISSION = "casino.record_changeout"
@@ -183,9 +183,15 @@ def _after(row: SetInPlay, new: SetInPlay | None, reason: str) -> str:
         words += "; no set is in play in its place"
     table.refresh_from_db()
     status = table.get_status_display().lower()
+    now = timezone.now()
     if table.status == table.Status.OPEN:
-        return f"{words}. {table.number} is open."
-    refusals = opening_refusals(table, timezone.now())
+        refusals = round_start_refusals(table, now)
+        if not refusals:
+            return f"{words}. {table.number} is open."
+        return (
+            f"{words}. {table.number} is open; before its next round: " + "; ".join(refusals) + "."
+        )
+    refusals = opening_refusals(table, now)
     if not refusals:
         return f"{words}. {table.number} is {status}; nothing now stops it opening."
     return f"{words}. {table.number} is {status}; before it opens: " + "; ".join(refusals) + "."
@@ -242,10 +248,7 @@ def schedule_changeout_view(
                 ),
             )
             if not form.errors:
-                words = _after(row, new, cleaned["reason"])
-                if new is not None and new.equipment_set.kind == TILES:
-                    words += " The tiles pass the dealer's inspection before play (§ 621a.4(a))."
-                messages.success(request, words)
+                messages.success(request, _after(row, new, cleaned["reason"]))
                 anchor = f"#schedule-row-{new.pk}" if new is not None else ""
                 return redirect(reverse("admin:casino_setinplay_schedule") + anchor)
     else:

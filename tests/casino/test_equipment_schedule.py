@@ -346,3 +346,28 @@ def test_the_printable_view_has_the_rows_and_no_form(client: Client):
     assert f'id="schedule-row-{row.pk}"' in html
     assert "<form" not in html
     assert "The reserve on hand" in html
+
+
+def test_tiles_changed_on_schedule_go_back_to_the_reserve_and_the_new_wait_for_inspection(
+    client: Client,
+):
+    now = timezone.now()
+    floor = compliant_table("pai_gow", now=now - 11.5 * H, open_table=True)  # tiles due soon
+    spare = set_new(floor.holder, "R-T32-0001", "tiles_32", now=now)
+    row = SetInPlay.objects.get(table=floor.table, composition="tiles_32", removed_at__isnull=True)
+    signed_in(client, staff("carl_compliance", "compliance"))
+
+    response = client.post(
+        f"/admin/casino/setinplay/{row.pk}/changeout/",
+        {"new_set": spare.pk, "reason": "schedule"},
+        follow=True,
+    )
+
+    # § 621a.4(a): tiles out on schedule are inspected again before their next use.
+    assert EquipmentSet.objects.get(pk=row.equipment_set_id).status == "reserve"
+    assert floor.refresh().status == Table.Status.OPEN
+    (message,) = said(response)
+    assert f"{floor.table.number} is open; before its next round: " in message
+    assert "the tiles R-T32-0001 (32 Pai Gow tiles) have not passed the dealer's inspection" in (
+        message
+    )
