@@ -32,7 +32,10 @@ days after the last one, so a load does this:
 4. Every later load does the morning changeout: a set past its limit
    at any table but MC-01 is changed out by demo-ops (reason schedule), with new tiles
    inspected, so the floor is usable again; MC-01 stays overdue on purpose.
-5. Runs the schedule check, so each set's due-soon or overdue flag is current.
+5. Keeps the reserve stocked (RESERVE_STOCK: four sets of every kind the floor plays, and
+   four sets of dice for SB-02's automated shaker), so every changeout the chapters
+   describe is recorded from the equipment schedule in one step, MC-01's included.
+6. Runs the schedule check, so each set's due-soon or overdue flag is current.
 
 A second load at the same moment adds nothing.
 """
@@ -154,6 +157,22 @@ DEMO_DEVICES: tuple[tuple[str, str, int | None, str], ...] = (
     ("CR-02", "power_odds_rng", None, "POG-7001"),
 )
 DEVICE_MAKER = "Keystone Table Systems"
+
+# The dice room's reserve, kept stocked at every load (issue 35): of each composition the
+# floor plays, RESERVE_PER_KIND sets, and as many dice for SB-02's automated shaker that
+# meet § 603a.12(c); so every changeout the chapters describe (on schedule, on reopening,
+# a die lost, tampering, damage, a failed inspection) is one step from the schedule.
+RESERVE_PER_KIND = 4  # as many as the tables that play five dice: each changed at once
+# (composition, meets § 603a.12(c)) -> the identifier's middle: R-5D-0001, R-3DA-0001.
+RESERVE_STOCK: dict[tuple[str, bool], str] = {
+    ("five_dice", False): "5D",
+    ("four_green_two_red", False): "4G2R",
+    ("ten_dice", False): "10D",
+    ("six_dice", False): "6D",
+    ("three_dice", False): "3D",
+    ("three_dice", True): "3DA",
+    ("tiles_32", False): "T32",
+}
 
 DUE_SOON_TABLE = "CR-02"
 OVERDUE_TABLE = "MC-01"  # left overdue on purpose: the floor shows the gate at work
@@ -317,6 +336,8 @@ def demo_floor_load(now: datetime | None = None, *, history: bool = False) -> Ce
     else:
         _morning_changeout(holder, staff.ops, now)
         _devices_morning(holder, staff.ops, now)
+    with acting_as(staff.ops):
+        reserve_stock(holder, now)
     with acting_as(None):  # the beat task's work, done now so the flags are current
         schedule_check(now)
     return holder
@@ -760,6 +781,34 @@ def _history_play(tables: dict[str, Table], ops: Any, now: datetime) -> None:
         every, count = LOADED_EVERY_AT_LEAST, max(0, span // LOADED_EVERY_AT_LEAST)
     times = [start + every * n for n in range(count)]
     sic_bo_history_play(loaded, rng, by=ops, times=times, loaded=True)
+
+
+# --- every load ---------------------------------------------------------------------------
+
+
+def reserve_stock(holder: CertificateHolder, now: datetime) -> list[EquipmentSet]:
+    """Top the reserve up to RESERVE_PER_KIND sets of each RESERVE_STOCK kind, received
+    `now`; the sets added (none when it is full)."""
+    added = []
+    for (composition, meets), middle in RESERVE_STOCK.items():
+        prefix = f"R-{middle}-"
+        ours = EquipmentSet.objects.filter(holder=holder, identifier__startswith=prefix)
+        on_hand = ours.filter(status=EquipmentSet.Status.RESERVE).count()
+        number = ours.count()
+        for _ in range(RESERVE_PER_KIND - on_hand):
+            number += 1
+            while ours.filter(identifier=f"{prefix}{number:04d}").exists():
+                number += 1
+            added.append(
+                EquipmentSet.objects.create(
+                    holder=holder,
+                    identifier=f"{prefix}{number:04d}",
+                    composition=composition,
+                    meets_603a_12_c=meets,
+                    received_at=now,
+                )
+            )
+    return added
 
 
 # --- every later load -------------------------------------------------------------------

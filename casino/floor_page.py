@@ -661,6 +661,7 @@ def admin_links() -> list[tuple[str, str]]:
         ("Rounds", reverse("admin:games_round_changelist")),
         ("Devices", reverse("admin:devices_device_changelist")),
         ("Hold and dice", reverse("admin:casino_table_statistics")),
+        ("Equipment schedule", reverse("admin:casino_setinplay_schedule")),
     ]
 
 

@@ -93,6 +93,8 @@ ROLES: dict[str, list[str]] = {
         "casino.record_locationapproval",
         "casino.add_statisticsthresholds",
         "casino.change_statisticsthresholds",
+        # The equipment schedule's changeout, recorded from its row (issue 35).
+        "casino.record_changeout",
     ],
     # Drives the floor through the API: everything a dealer's station does, none of the
     # compliance decisions, no registering of devices (that issues secrets).

@@ -3,6 +3,8 @@
 Each module registers its models; every action calls casino.services, never the models.
 """
 
+from django.contrib import admin
+
 from casino.admin import (
     api,
     audit,
@@ -13,5 +15,8 @@ from casino.admin import (
     submissions,
     tables,
 )
+
+# The home page leads with the pages of the day's work (the equipment schedule).
+admin.site.index_template = "admin/casino/index.html"
 
 __all__ = ["api", "audit", "equipment", "holders", "layouts", "statistics", "submissions", "tables"]

@@ -32,6 +32,7 @@ from casino.admin.common import (
     two_lines,
 )
 from casino.admin.forms import SicBoInspectionForm, TileInspectionForm
+from casino.admin.schedule_views import schedule_changeout_view, schedule_view
 from casino.admin.statistics_views import set_fairness_view
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
 from casino.rules.equipment import COMPOSITION_CHOICES
@@ -138,6 +139,26 @@ class SetInPlayAdmin(FitsTheWindow, AuditHistory, ReadOnlyAdmin):
     list_select_related = ("equipment_set", "table", "put_in_play_by", "removed_by")
     date_hierarchy = "put_in_play_at"
     inlines = [AuditHistoryInline]
+
+    def get_urls(self) -> list[URLPattern]:
+        # Before the change page's <path:object_id>/, which would take "schedule".
+        schedule = path(
+            "schedule/",
+            self.admin_site.admin_view(self.schedule_view),
+            name="casino_setinplay_schedule",
+        )
+        changeout = path(
+            "<path:object_id>/changeout/",
+            self.admin_site.admin_view(self.changeout_view),
+            name="casino_setinplay_changeout",
+        )
+        return [schedule, changeout, *super().get_urls()]
+
+    def schedule_view(self, request: HttpRequest) -> HttpResponse:
+        return schedule_view(self, request)
+
+    def changeout_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return schedule_changeout_view(self, request, object_id)
 
     @admin.display(description="composition", ordering="composition")
     def composition_label(self, row: SetInPlay) -> str:

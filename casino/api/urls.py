@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
 
-from casino.api import floor, hold, overview
+from casino.api import floor, hold, overview, schedule
 from casino.api.errors import no_such_endpoint
 from devices.apis import DeviceEventViewSet, DeviceViewSet
 from games.apis import (
@@ -66,6 +66,11 @@ urlpatterns = [
     path("floor/", overview.floor_view, name="api-floor"),
     path("par/<str:game>/", overview.ParSheetView.as_view(), name="api-par"),
     path("hold/", hold.FloorHoldView.as_view(), name="api-hold"),
+    path(
+        "equipment-schedule/",
+        schedule.EquipmentScheduleView.as_view(),
+        name="api-equipment-schedule",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include(router.urls)),

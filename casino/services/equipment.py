@@ -75,11 +75,14 @@ def set_changeout(
     now: datetime,
     new_set: EquipmentSet | None = None,
     note: str = "",
+    set_in_play_id: int | None = None,
 ) -> SetInPlay | None:
     """Take the set of `composition` out of play, saying why, and put `new_set` in.
 
     Without a new set the table is left without one, and cannot start a round until one
-    is put in play (a lost die, a set taken for inspection).
+    is put in play (a lost die, a set taken for inspection). With `set_in_play_id` (the
+    schedule's row), refused unless that time in play is still the one to end: a form
+    sent twice, or one a changeout overtook, never takes the new set out again.
     """
     permission_check(by, "casino.record_changeout", "record a changeout")
     with transaction.atomic():
@@ -90,6 +93,11 @@ def set_changeout(
             reasons.append(f"unknown reason {reason!r}; the reasons are {', '.join(REASONS)}")
         if current is None:
             reasons.append(f"{table.number} has no {_label(composition)} in play to change")
+        elif set_in_play_id is not None and current.pk != set_in_play_id:
+            reasons.append(
+                f"the set shown is no longer in play at {table.number}: {current.equipment_set} "
+                f"is, since {timezone.localtime(current.put_in_play_at):%Y-%m-%d %H:%M}"
+            )
         if new_set is not None:
             new_set = EquipmentSet.objects.select_for_update().get(pk=new_set.pk)
             reasons += _put_in_play_refusals(table, new_set)

@@ -12,7 +12,8 @@ and a registered device signing its requests (devices/signing.py).
 
 What each role may do comes from casino/roles.py and the services' own checks:
 - a regulator reads everything and changes nothing (403 naming the permission);
-- compliance reads, and decides Rules Submissions and layouts, nothing else;
+- compliance reads, decides Rules Submissions and layouts, and records changeouts (the
+  equipment schedule's row, issue 35), nothing else;
 - operations reads and runs the floor (tables, rounds, changeouts, devices), but does not
   decide submissions or layouts;
 - an integrator reads and runs its holder's floor; the audit trail is not its to read
@@ -125,6 +126,8 @@ RUN = statuses(
     device=401,
 )
 RUN_CREATED = {**RUN, "operations": 201, "integrator": 201}
+# A changeout, and a set put in play: the floor's, and compliance's from the schedule.
+CHANGEOUT = {**RUN_CREATED, "compliance": 201}
 # Compliance's decisions.
 DECIDE = statuses(
     anonymous=401,
@@ -189,14 +192,15 @@ EXPECTED: dict[tuple[str, str], dict[str, int]] = {
     ("POST", f"{V}/rules-submissions/{{id}}/reject/"): DECIDE,
     ("GET", f"{V}/sets-in-play/"): LIST,
     ("GET", f"{V}/sets-in-play/{{id}}/"): ONE,
+    ("GET", f"{V}/equipment-schedule/"): LIST,
     ("GET", f"{V}/tables/"): LIST,
     ("GET", f"{V}/tables/{{id}}/"): ONE,
-    ("POST", f"{V}/tables/{{id}}/changeout/"): RUN_CREATED,
+    ("POST", f"{V}/tables/{{id}}/changeout/"): CHANGEOUT,
     ("POST", f"{V}/tables/{{id}}/close/"): RUN,
     ("GET", f"{V}/tables/{{id}}/compliance-report/"): ONE,
     ("GET", f"{V}/tables/{{id}}/hold/"): ONE,
     ("POST", f"{V}/tables/{{id}}/open/"): RUN,
-    ("POST", f"{V}/tables/{{id}}/put-in-play/"): RUN_CREATED,
+    ("POST", f"{V}/tables/{{id}}/put-in-play/"): CHANGEOUT,
     ("POST", f"{V}/tables/{{id}}/suspend/"): RUN,
     ("GET", f"{V}/tables/{{id}}/wagers/"): ONE,  # the table's catalog
     ("GET", f"{V}/wagers/"): LIST,
@@ -458,6 +462,7 @@ REQUESTS: dict[tuple[str, str], Callable[[Targets, ApiFloor], Request]] = {
         {"note": "the downs are not described"},
     ),
     ("GET", f"{V}/sets-in-play/"): lambda t, f: (f"{V}/sets-in-play/", None),
+    ("GET", f"{V}/equipment-schedule/"): lambda t, f: (f"{V}/equipment-schedule/", None),
     ("GET", f"{V}/sets-in-play/{{id}}/"): lambda t, f: (f"{V}/sets-in-play/{t.in_play.pk}/", None),
     ("GET", f"{V}/tables/"): lambda t, f: (f"{V}/tables/", None),
     ("GET", f"{V}/tables/{{id}}/"): lambda t, f: (f"{V}/tables/{t.play.pk}/", None),

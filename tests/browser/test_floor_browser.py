@@ -173,7 +173,7 @@ def test_the_floor_page_live_in_chromium(browser: Any, live_server: Any, client:
     )  # red
 
     nav = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".floor-nav a")]
-    assert nav == ["Admin", "Tables", "Rounds", "Devices", "Hold and dice"]
+    assert nav == ["Admin", "Tables", "Rounds", "Devices", "Hold and dice", "Equipment schedule"]
     summary = browser.find_element(By.ID, "floor-summary").text
     assert "4 open" in summary and "1 closed" in summary and "1 set overdue" in summary
     assert "1 round waiting on a device" in summary

@@ -231,12 +231,13 @@ def test_operations_records_a_changeout_through_the_intermediate_form(ops_client
 
 
 def test_a_changeout_refused_by_the_service_shows_on_the_form_and_writes_nothing(
-    compliance_client: Client,
+    client: Client,
 ):
     floor = compliant_table("three_dice_football", now=recently())
     before = SetInPlay.objects.count()
+    login(client, staff("rita_regulator", "regulator"))  # reads everything, records nothing
     response = apply(
-        compliance_client,
+        client,
         "table",
         "record_changeout",
         floor.table,
@@ -245,7 +246,7 @@ def test_a_changeout_refused_by_the_service_shows_on_the_form_and_writes_nothing
         note="",
     )
     assert response.templates[0].name == "admin/casino/action_form.html"
-    assert "carl_compliance may not record a changeout" in response.content.decode()
+    assert "rita_regulator may not record a changeout" in response.content.decode()
     assert SetInPlay.objects.count() == before
     assert SetInPlay.objects.filter(removed_at__isnull=False).count() == 0
 
