@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("casino", "0005_table_power_odds"),
+        ("casino", "0006_equipment_notices"),
     ]
 
     operations = [
