@@ -394,12 +394,6 @@ def labelled_filter(
     return Labelled
 
 
-def code_label(choices: Iterable[tuple[str, str]]) -> Callable[[str], str]:
-    """A code's label among `choices` (the code itself when unknown), for a column."""
-    labels = {code: str(capfirst(label)) for code, label in choices}
-    return lambda code: labels.get(code, code)
-
-
 def device_wait_html(waiting: Any, now: datetime) -> SafeString | str:
     """A round waiting on a device (gaming.waits.Waiting, or None): since when, in red once
     it is an alert, with the ways out the rules allow."""

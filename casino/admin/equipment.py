@@ -22,7 +22,6 @@ from casino.admin.common import (
     ReadOnlyAdmin,
     SetEquipmentFilter,
     SetState,
-    code_label,
     form_page,
     labelled_filter,
     moment_short,
@@ -36,12 +35,12 @@ from casino.admin.schedule_views import schedule_changeout_view, schedule_view
 from casino.admin.statistics_views import set_fairness_view
 from casino.models import EquipmentSet, SetInPlay, SicBoOpeningInspection, TileInspection
 from casino.rules.equipment import COMPOSITION_CHOICES
+from casino.rules.words import composition_label
 from casino.services.equipment import tile_inspection_record
 from gaming.tables import sic_bo_inspection_record
 
 INSPECTION_PERMISSION = "casino.record_inspection"
 # A time in play keeps its set's composition as a code: shown by its label ("Three dice").
-COMPOSITION_LABEL = code_label(COMPOSITION_CHOICES)
 
 
 class TimesInPlayInline(admin.TabularInline):
@@ -162,7 +161,7 @@ class SetInPlayAdmin(FitsTheWindow, AuditHistory, ReadOnlyAdmin):
 
     @admin.display(description="composition", ordering="composition")
     def composition_label(self, row: SetInPlay) -> str:
-        return COMPOSITION_LABEL(row.composition)
+        return composition_label(row.composition)
 
     # When and who in one cell (and why, for the removal): nine columns did not fit.
     @admin.display(description="put in play", ordering="put_in_play_at")

@@ -44,8 +44,9 @@ def notice_recipients() -> list[str]:
 
 
 def set_admin_url(set_in_play_id: int) -> str:
-    """The absolute address of a set's row in the admin (CASINO_SITE_URL before it)."""
-    path = reverse("admin:casino_setinplay_change", args=[set_in_play_id])
+    """The absolute address of the set's row in the admin's equipment schedule, where its
+    changeout is recorded (CASINO_SITE_URL before it)."""
+    path = reverse("admin:casino_setinplay_schedule") + f"#schedule-row-{set_in_play_id}"
     return settings.CASINO_SITE_URL.rstrip("/") + path
 
 

@@ -1,9 +1,11 @@
 """The pages operations staff and compliance officers use every day, in Chromium at 1400 and
-1024 px (issue 35, item 3): on the demo floor, signed in through the admin's login form as
+1024 px: on the demo floor, signed in through the admin's login form as
 demo-compliance and as demo-ops, no page is wider than the window, no list scrolls sideways
 inside its own box (the admin's list has `overflow-x: auto`, which would hide a too-wide
 table from the page's width), no row of a list is a tower, and no two columns share a
-heading. A screenshot of each page at each width is kept in .ci/artifacts/fit/.
+heading. A screenshot of each page at each width is kept in .ci/artifacts/fit/. And a
+compliance officer records the overdue MC-01's changeout from the equipment schedule, in
+one step, the new set the reserve's.
 """
 
 from pathlib import Path
@@ -12,9 +14,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from casino.demo import demo_floor_load
+from casino.demo import OVERDUE_TABLE, demo_floor_load
 from casino.demo_accounts import COMPLIANCE_USERNAME, DEMO_PASSWORD, OPS_USERNAME
-from casino.models import Table
+from casino.models import SetInPlay, Table
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -31,6 +33,7 @@ def pages(sic_bo: Table) -> dict[str, str]:
     return {
         "tables": "/admin/casino/table/",
         "table-page": f"/admin/casino/table/{sic_bo.pk}/change/",
+        "equipment-schedule": "/admin/casino/setinplay/schedule/",
         "sets-in-play": "/admin/casino/setinplay/",
         "equipment-sets": "/admin/casino/equipmentset/",
         "rounds": "/admin/games/round/",
@@ -104,3 +107,41 @@ def test_the_daily_pages_fit_1400_and_1024_px(browser: Any, live_server: Any, us
                 problems.append(f"{where}: headings repeat: {headings}")
     assert not problems, "\n".join(problems)
     assert len(list(ARTIFACTS.glob(f"{username}-*.png"))) == len(WIDTHS) * len(pages(Table()))
+
+
+def test_a_compliance_officer_records_the_overdue_changeout_from_the_schedule(
+    browser: Any, live_server: Any
+):
+    """58 Pa. Code § 623a.7(d): MC-01's dice, past their 24 hours, come out; the schedule's
+    row offers a set from the reserve and one click records the changeout."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    demo_floor_load(timezone.now())
+    table = Table.objects.get(number=OVERDUE_TABLE)
+    old = SetInPlay.objects.get(table=table, removed_at__isnull=True)
+    sign_in(browser, live_server, COMPLIANCE_USERNAME)
+    browser.set_window_size(1400, 1000)
+    browser.get(f"{live_server.url}/admin/casino/setinplay/schedule/")
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-table="{OVERDUE_TABLE}"]')
+    assert row.get_attribute("data-state") == "overdue"
+    offered = Select(
+        browser.find_element(By.CSS_SELECTOR, f'select[data-new-set="{OVERDUE_TABLE} five_dice"]')
+    ).first_selected_option.text
+    assert offered.startswith("R-5D-"), offered  # a reserve set of the same kind
+    browser.find_element(By.CSS_SELECTOR, f'[data-changeout="{OVERDUE_TABLE} five_dice"]').click()
+
+    message = browser.find_element(By.CSS_SELECTOR, ".messagelist").text
+    assert OVERDUE_TABLE in message, message
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "schedule-after-changeout.png"))
+    old.refresh_from_db()
+    assert old.removed_at is not None
+    new = SetInPlay.objects.get(table=table, removed_at__isnull=True)
+    assert new.equipment_set.identifier == offered.split()[0]
+    assert (
+        browser.find_element(By.CSS_SELECTOR, f'tr[data-table="{OVERDUE_TABLE}"]').get_attribute(
+            "data-state"
+        )
+        == "in_date"
+    )

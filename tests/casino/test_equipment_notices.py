@@ -82,7 +82,7 @@ def test_due_soon_then_overdue_emails_go_to_the_compliance_officers_once_each(of
         "In play since 2026-03-02 08:00 EST, put in by olive_ops.",
         "",
     ]
-    assert f"{SITE}/admin/casino/setinplay/{cr01.pk}/change/" in soon.body
+    assert f"{SITE}/admin/casino/setinplay/schedule/#schedule-row-{cr01.pk}" in soon.body
 
     # A second beat, and a retry of the sweep, at the same moment or later: nothing more.
     assert beat(T0 + 22 * H)["sent"] == 0
@@ -100,7 +100,7 @@ def test_due_soon_then_overdue_emails_go_to_the_compliance_officers_once_each(of
         "out of play at 2026-03-03 08:00 EST. The table starts no round until they are "
         "changed."
     )
-    assert f"{SITE}/admin/casino/setinplay/{cr01.pk}/change/" in overdue.body
+    assert f"{SITE}/admin/casino/setinplay/schedule/#schedule-row-{cr01.pk}" in overdue.body
     assert beat(T0 + 25 * H)["sent"] == 0
 
     # CR-02 follows its own clock: due soon at T0 + 26 h, overdue after T0 + 28 h.
@@ -111,7 +111,7 @@ def test_due_soon_then_overdue_emails_go_to_the_compliance_officers_once_each(of
         "Due soon: CR-02-five_dice-1 at CR-02, out by 2026-03-03 12:00 EST",
         "Overdue: CR-02-five_dice-1 at CR-02, due out at 2026-03-03 12:00 EST",
     ]
-    assert f"/admin/casino/setinplay/{cr02.pk}/change/" in mail.outbox[3].body
+    assert f"/admin/casino/setinplay/schedule/#schedule-row-{cr02.pk}" in mail.outbox[3].body
 
     # The record of each: sent, when, to whom; one per set and state.
     sent = EquipmentNotice.objects.order_by("set_in_play", "state")
