@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 
 from casino.admin.audit import AuditHistory, AuditHistoryInline
 from casino.admin.common import (
@@ -161,7 +162,7 @@ class SetInPlayAdmin(FitsTheWindow, AuditHistory, ReadOnlyAdmin):
 
     @admin.display(description="composition", ordering="composition")
     def composition_label(self, row: SetInPlay) -> str:
-        return composition_label(row.composition)
+        return capfirst(composition_label(row.composition))
 
     # When and who in one cell (and why, for the removal): nine columns did not fit.
     @admin.display(description="put in play", ordering="put_in_play_at")

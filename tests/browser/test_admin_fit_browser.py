@@ -68,13 +68,20 @@ return {
 def sign_in(browser: Any, live_server: Any, username: str) -> None:
     """Through the admin's own login form, as a person would."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.delete_all_cookies()
     browser.get(f"{live_server.url}/admin/login/")
     browser.find_element(By.NAME, "username").send_keys(username)
     browser.find_element(By.NAME, "password").send_keys(DEMO_PASSWORD)
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    assert browser.find_elements(By.ID, "user-tools"), f"{username} is not signed in"
+    # The next page may still be loading when click() returns (a busy machine): wait for it.
+    signed_in = WebDriverWait(browser, 15).until(
+        lambda b: (
+            b.find_elements(By.ID, "user-tools") or b.find_elements(By.CSS_SELECTOR, ".errornote")
+        )
+    )
+    assert browser.find_elements(By.ID, "user-tools"), f"{username} is not signed in: {signed_in}"
 
 
 @pytest.mark.parametrize("username", [COMPLIANCE_USERNAME, OPS_USERNAME])

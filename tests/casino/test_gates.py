@@ -274,8 +274,7 @@ def test_a_layout_not_approved(stage):
     floor.table.layout = layout
     floor.table.save()
     assert open_refused(floor.table) == [
-        f"the layout PG cloth (Pai Gow (tiles), standard) is {stage}, not approved "
-        "(58 Pa. Code § 601a.10(a))"
+        f"the layout PG cloth · Pai Gow (tiles) is {stage}, not approved (58 Pa. Code § 601a.10(a))"
     ]
 
 

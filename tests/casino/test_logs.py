@@ -260,6 +260,7 @@ def test_every_beat_task_is_routine():
         "monitoring.device_waits_check",
         "monitoring.webhooks_sweep",
         "monitoring.webhooks_prune",
+        "casino.equipment_notices_send",
     }
     assert sorted(beat) == settings.CASINO_ROUTINE_TASKS
     # The pings' answers (a few a minute) stay at INFO: an operator's ping_workers reads them.
