@@ -238,6 +238,8 @@ def rounds_rotate(floor: Floor, players: int = 0) -> None:
     from django.utils import timezone
 
     from casino.demo import OPS_USERNAME
+    from devices.gates import device_of
+    from devices.rules import power_odds_offered
     from games.models import Round, SettlementRequest
     from games.services.settlement import round_settle
     from gaming import rounds
@@ -252,6 +254,9 @@ def rounds_rotate(floor: Floor, players: int = 0) -> None:
             if table.automated_shaker:  # the dice come from the shaker: a void instead
                 rounds.round_void(current, "625a.7(c)", by=ops, now=now)
             else:
+                if power_odds_offered(current.options):  # the generator selects first
+                    generator = device_of(table, "power_odds_rng")
+                    rounds.result_enter(current, "power_odds", {}, by=generator, now=now)
                 rounds.result_enter(current, "throw", result_of(table), by=ops, now=now)
             request = SettlementRequest.objects.get(round=current)
             outcome = round_settle(request.pk, worker="bench/api.py", now=now)

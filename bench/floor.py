@@ -318,6 +318,8 @@ def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: 
     if game == "sic_bo" and t["shaker"]:  # the shaker throws (simulate_devices)
         round_wait(api, path, lambda r: r["status"] != "closed", poll=0.5)
     elif game == "sic_bo" or game == "craps":
+        if round_["options"].get("power_odds") is True:  # its generator selects first (§ 623b.5(c))
+            round_wait(api, path, lambda r: "throw" in r["next"]["events"], poll=0.2)
         result("throw", dice(3 if game == "sic_bo" else 2))
     elif game == "three_dice_football":
         result("throw", {"green": dice(2), "red": rng.randint(1, 6)})
