@@ -45,6 +45,7 @@ lines equal the resolution's net, no 5xx and no failed connection. --quick: 3 ta
 
 import argparse
 import http.client
+import http.server
 import json
 import multiprocessing
 import os
@@ -75,7 +76,7 @@ import psycopg  # noqa: E402 - after sys.path, like the other benchmarks
 import redis  # noqa: E402
 from api import CLOCK_TICK, Sampler, gunicorn_start, machine_busy, redis_cpu  # noqa: E402
 from engines import machine  # noqa: E402 - bench/ is not a package: found through sys.path
-from heartbeats import RUNNING, children, group_start, group_stop, tail, worker_start  # noqa: E402
+from heartbeats import RUNNING, children, free_port, group_start, group_stop, tail  # noqa: E402
 from settlement import (  # noqa: E402
     CHECKS,
     BenchFailure,
@@ -97,6 +98,9 @@ TEMPLATES = ("CR-01", "SB-02", "PG-01", "HR-01", "TD-01", "MC-01", "HR-02", "SB-
 DEVICE_FIELDS = ("kind", "manufacturer", "firmware", "position", "approved_at")  # copied as is
 REF = re.compile(r"^\d+\.(\d+): ")  # a refused wager's would-be ref, ROUND.N
 SETTLE_WAIT = 60.0  # seconds a dealer (and the checks) wait for a round to be settled
+WEB_THREADS = 4  # deploy/gunicorn.conf.py's WEB_THREADS: a web process's requests at once
+DEVICES_APP = "casino.wsgi"  # the devices' own gunicorn serves the same application
+SHED = 0  # the status an answer is kept with when the balancer shed it (503 `overloaded`)
 
 
 # --- setup: the floor, copied through the services -------------------------------------------
@@ -200,25 +204,116 @@ def token_issue(env: dict[str, str]) -> str:
 
 @dataclass
 class Dealt:
-    """What a dealer process saw: every answer, the rounds dealt, what went wrong."""
+    """What a dealer thread saw: every answer, the rounds dealt, what went wrong."""
 
+    deal: str = "terminal"  # how the table sends its wagers (round_deal)
+    inbox: Any = None  # the settlements pushed to this dealer process (Inbox)
     answers: list[tuple[str, float, int]] = field(default_factory=list)  # (what, ms, status)
     rounds: list[int] = field(default_factory=list)
     notes: Counter = field(default_factory=Counter)  # what happened on the floor
     problems: Counter = field(default_factory=Counter)  # what breaks the checks
+    suspended: int = 0  # rounds refused because the rules suspended the table
     cpu: float = 0.0
 
+    def absorb(self, other: "Dealt") -> None:
+        self.answers += other.answers
+        self.rounds += other.rounds
+        self.notes.update(other.notes)
+        self.problems.update(other.problems)
+        self.suspended += other.suspended
 
-# gunicorn closes a kept-alive connection idle this long (its `keepalive`, which
-# deploy/gunicorn.conf.py leaves at gunicorn's default): a dealer between rounds waits
-# longer, so it opens a new connection rather than write to one the server has closed.
-SERVER_KEEPALIVE = 2.0
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "inbox": None}  # sent back by pipe without its inbox
+
+
+class Inbox:
+    """A dealer process's settled rounds, as the floor pushed them: the webhook receiver
+    (`Receiver`, in the bench's own process) puts each round.settled's round id on this
+    process's queue, and one thread here wakes the dealer waiting on it."""
+
+    def __init__(self, queue: Any) -> None:
+        self.queue, self.lock = queue, threading.Lock()
+        self.events: dict[int, threading.Event] = {}
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _event(self, round_id: int) -> threading.Event:
+        with self.lock:
+            return self.events.setdefault(round_id, threading.Event())
+
+    def _read(self) -> None:
+        while (round_id := self.queue.get()) is not None:
+            self._event(round_id).set()
+
+    def wait(self, round_id: int, timeout: float) -> bool:
+        settled = self._event(round_id).wait(timeout)
+        with self.lock:
+            self.events.pop(round_id, None)
+        return settled
+
+
+class Receiver(threading.Thread):
+    """The dealers' webhook endpoint: round.settled, its Standard Webhooks signature
+    verified, its round id sent to the dealer process dealing that table."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.queues: list[Any] = []
+        self.dealer_of: dict[int, int] = {}  # table id -> index into queues
+        self.verifier: Any = None
+        self.counts: Counter = Counter()
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.send_response(receiver.take(body, dict(self.headers.items())))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+
+    def run(self) -> None:
+        self.server.serve_forever(poll_interval=0.5)
+
+    def take(self, body: bytes, headers: dict[str, str]) -> int:
+        try:
+            event = self.verifier.verify(body, headers)
+        except Exception:  # a bad signature: refused, counted
+            self.counts["refused: bad signature"] += 1
+            return 400
+        self.counts[event["type"]] += 1
+        round_ = event["data"]["round"]
+        dealer = self.dealer_of.get(round_["table"])
+        if dealer is not None:
+            self.queues[dealer].put(round_["id"])
+        return 204
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# HAProxy closes a kept-alive connection idle this long (`timeout http-keep-alive`,
+# deploy/haproxy.cfg): a dealer between rounds waits longer, so it opens a new connection
+# rather than write to one the balancer has closed.
+SERVER_KEEPALIVE = 10.0
+# A request shed (HAProxy's 503 `overloaded`: it never reached Django) is sent again after
+# Retry-After with the same Idempotency-Key, for this long at most.
+SHED_PATIENCE = 120.0
 
 
 class Api:
-    """One table's connection to gunicorn; every answer timed; a failed connection retried
-    with the same Idempotency-Key (what the key is for). A connection idle for nearly the
-    server's keep-alive is closed first, as a client that knows its server does."""
+    """One table's connection to the floor (through the balancer); every answer timed; a
+    failed connection retried with the same Idempotency-Key (what the key is for), and so is
+    a request the floor shed, after its Retry-After. A connection idle for nearly the
+    balancer's keep-alive is closed first, as a client that knows its server does."""
 
     def __init__(self, port: int, key: str, dealt: Dealt) -> None:
         self.port, self.dealt = port, dealt
@@ -237,9 +332,10 @@ class Api:
             headers["Idempotency-Key"] = uuid.uuid4().hex
             headers["Content-Type"] = "application/json"
             data = json.dumps(body).encode() if body is not None else b""
-        if time.monotonic() - self.used > SERVER_KEEPALIVE - 0.5:
-            self.connection.close()  # http.client opens a new one on the next request
-        for _ in range(3):
+        failed, patience = 0, time.monotonic() + SHED_PATIENCE
+        while failed < 3:
+            if time.monotonic() - self.used > SERVER_KEEPALIVE - 0.5:
+                self.connection.close()  # http.client opens a new one on the next request
             tick = time.perf_counter()
             try:
                 self.connection.request(method, path, data, headers)
@@ -248,11 +344,21 @@ class Api:
             except (OSError, http.client.HTTPException) as error:
                 self.connection.close()
                 self.dealt.problems[f"failed connection: {type(error).__name__}"] += 1
+                failed += 1
                 continue
-            self.dealt.answers.append((what, 1e3 * (time.perf_counter() - tick), response.status))
+            ms = 1e3 * (time.perf_counter() - tick)
             self.used = time.monotonic()
             if response.will_close:
                 self.connection.close()
+            if response.status == 503 and b'"overloaded"' in answer:
+                self.dealt.answers.append((what, ms, SHED))
+                if time.monotonic() > patience:
+                    self.dealt.problems[f"{what}: shed for {SHED_PATIENCE:.0f} s"] += 1
+                    return 0, None
+                wait = float(response.getheader("Retry-After") or 1)
+                time.sleep(wait * random.uniform(1.0, 1.5))  # jittered: not all at once
+                continue
+            self.dealt.answers.append((what, ms, response.status))
             return response.status, json.loads(answer or b"null")
         return 0, None
 
@@ -315,9 +421,9 @@ def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: 
         return api.call("result", path + "result/", {"event": event, "payload": payload})[1]
 
     game = t["game"]
-    if game == "sic_bo" and t["shaker"]:  # the shaker throws (simulate_devices)
-        round_wait(api, path, lambda r: r["status"] != "closed", poll=0.5)
-    elif game == "sic_bo" or game == "craps":
+    if game == "sic_bo" and t["shaker"]:
+        return  # the shaker throws (simulate_devices): the settlement is pushed
+    if game == "sic_bo" or game == "craps":
         if round_["options"].get("power_odds") is True:  # its generator selects first (§ 623b.5(c))
             round_wait(api, path, lambda r: "throw" in r["next"]["events"], poll=0.2)
         result("throw", dice(3 if game == "sic_bo" else 2))
@@ -362,7 +468,10 @@ def result_enter(api: Api, t: dict, path: str, round_: dict, placed: list, rng: 
 
 
 def round_deal(t: dict, api: Api, rng: random.Random, start: float, length: float, dealt: Dealt):
-    """One round at the table, from its opening to its settlement."""
+    """One round at the table, from its opening to its settlement, dealt as `dealt.deal` says:
+    `electronic`, a table that reads its layout sends the round's wagers at once when betting
+    ends; `terminal`, a dealer's terminal sends each player's wagers together, the players
+    one after another over the betting."""
     from games.demo_rounds import PLANS
 
     status, round_ = api.call("open", "/api/v1/rounds/", {"table": t["id"]})
@@ -371,6 +480,7 @@ def round_deal(t: dict, api: Api, rng: random.Random, start: float, length: floa
         if status == 422 and "suspended" in detail:  # a device went stale: its operator reopens
             reopened = api.call("reopen", f"/api/v1/tables/{t['id']}/open/")[0] == 200
             dealt.notes[f"a table suspended, {'reopened' if reopened else 'not reopened'}"] += 1
+            dealt.suspended += 1
         else:
             dealt.notes[f"open answered {status}: {detail[:160]}"] += 1
         return
@@ -381,20 +491,30 @@ def round_deal(t: dict, api: Api, rng: random.Random, start: float, length: floa
         table=SimpleNamespace(variant=t["variant"]),
     )
     plan = craps_plan(stand_in, rng) if t["game"] == "craps" else PLANS[t["game"]](stand_in, rng)
-    players: dict[str, list[dict]] = defaultdict(list)
-    for wager in plan:
-        players[str(wager["player"])].append(wager)
     placed: list[dict] = []
     # The players wager over half the round; simulate_devices' shaker and generator report
     # once "no more bets" is called.
     window = length / 2
-    for n, wagers in enumerate(players.values(), start=1):
-        pause_until(start + n * window / len(players))
-        placed += wagers_offer(api, path, wagers, len(placed), dealt)
+    if dealt.deal == "electronic":
+        pause_until(start + window)
+        placed += wagers_offer(api, path, plan, 0, dealt)
+    else:
+        players: dict[str, list[dict]] = defaultdict(list)
+        for wager in plan:
+            players[str(wager["player"])].append(wager)
+        for n, wagers in enumerate(players.values(), start=1):
+            pause_until(start + n * window / len(players))
+            placed += wagers_offer(api, path, wagers, len(placed), dealt)
     api.call("no more bets", path + "no-more-bets/")
-    result_enter(api, t, path, round_, placed, rng)
     dealt.rounds.append(round_["id"])
-    if round_wait(api, path, lambda r: r["status"] == "settled") is None:
+    result_enter(api, t, path, round_, placed, rng)
+    if dealt.inbox.wait(round_["id"], SETTLE_WAIT):
+        return
+    # Not pushed in time: the dealer asks, as an integrator whose webhook is late would.
+    status, seen = api.call("poll", path, method="GET")
+    if status == 200 and seen["status"] == "settled":
+        dealt.problems["a round settled but not pushed within 60 s"] += 1
+    else:
         dealt.problems["a round not settled after 60 s (seen by its dealer)"] += 1
 
 
@@ -422,12 +542,21 @@ def health_probe(port: int, until: float, dealt: Dealt) -> None:
 
 
 def dealer_main(
-    tables: list[dict], probe: bool, port: int, key: str, until: float, args: Any, sender: Any
+    tables: list[dict],
+    probe: bool,
+    port: int,
+    key: str,
+    until: float,
+    deal: str,
+    queue: Any,
+    args: Any,
+    sender: Any,
 ) -> None:
     """A dealer process: a thread a table (and the probe), its Dealt sent back by pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    each = [Dealt() for _ in tables]  # a Dealt a thread: no counter shared between threads
+    inbox = Inbox(queue)
+    each = [Dealt(deal, inbox) for _ in tables]  # a Dealt a thread: no counter shared
     threads = [
         threading.Thread(
             target=table_run, args=(t, port, key, until, args.period_s, args.seed + t["id"], one)
@@ -435,18 +564,15 @@ def dealer_main(
         for t, one in zip(tables, each, strict=True)
     ]
     if probe:
-        each.append(Dealt())
+        each.append(Dealt(deal))
         threads.append(threading.Thread(target=health_probe, args=(port, until, each[-1])))
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    dealt = Dealt()
+    dealt = Dealt(deal)
     for one in each:
-        dealt.answers += one.answers
-        dealt.rounds += one.rounds
-        dealt.notes.update(one.notes)
-        dealt.problems.update(one.problems)
+        dealt.absorb(one)
     dealt.cpu = time.process_time()
     sender.send(dealt)
     sender.close()
@@ -457,10 +583,16 @@ def dealer_main(
 
 class GroupSampler(Sampler):
     """api.py's Sampler (gunicorn's workers as web, this database's backends as db) and the
-    other process groups: each leader and its children (a pool, beat)."""
+    other process groups: each leader and its children (a pool, beat). Every MEMORY_EVERY
+    seconds, the resident memory of each group and Redis's used_memory too."""
 
-    def __init__(self, url: str, web: int, groups: dict[str, list[int]]) -> None:
-        self.groups = groups
+    MEMORY_EVERY = 5.0
+
+    def __init__(self, url: str, web: int, groups: dict[str, list[int]], broker: Any) -> None:
+        self.groups, self.broker = groups, broker
+        self.memory: list[tuple[float, dict[str, float]]] = []  # (t, MB by group)
+        self.biggest: dict[str, float] = defaultdict(float)  # MB, the largest one process
+        self.memory_next = 0.0
         super().__init__(url, web)
 
     def pids(self) -> list[tuple[str, int]]:
@@ -468,6 +600,31 @@ class GroupSampler(Sampler):
         for name, leaders in self.groups.items():
             found += [(name, pid) for leader in leaders for pid in (leader, *children(leader))]
         return found
+
+    def sample(self, initial: bool = False) -> None:
+        super().sample(initial)
+        if time.monotonic() >= self.memory_next:
+            self.memory_next = time.monotonic() + self.MEMORY_EVERY
+            self.memory.append((time.monotonic(), self.resident()))
+
+    def resident(self) -> dict[str, float]:
+        """MB resident by group (/proc VmRSS; PostgreSQL's backends are left out: their
+        RSS counts the shared buffers they touched), and Redis's used_memory."""
+        mb: dict[str, float] = defaultdict(float)
+        for who, pid in self.pids():
+            if who == "db":
+                continue
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+            if found:
+                one = int(found.group(1)) / 1024
+                mb[who] += one
+                self.biggest[who] = max(self.biggest[who], one)
+        mb["redis"] = self.broker.info("memory")["used_memory"] / 2**20
+        return mb
 
     def stop(self) -> dict[str, float]:
         self.halt.set()
@@ -521,93 +678,123 @@ def percentile(values: list[float], q: float) -> float:
 
 @dataclass
 class Run:
-    """One floor size's figures."""
+    """One floor size's figures, dealt one way."""
 
     tables: int
     seconds: float
+    deal: str = ""
     rounds: int = 0
     settle: list[float] = field(default_factory=list)  # s, result_at to settled_at
     answers: list[tuple[str, float, int]] = field(default_factory=list)
     lag: LagSampler | None = None
     cpu: dict[str, float] = field(default_factory=dict)  # seconds
+    memory: list[tuple[float, dict[str, float]]] = field(default_factory=list)
+    biggest: dict[str, float] = field(default_factory=dict)
     stale: int = 0
+    suspended: int = 0  # tables the rules suspended (a device stale) during the run
+    pushed: Counter = field(default_factory=Counter)
     notes: Counter = field(default_factory=Counter)
     problems: Counter = field(default_factory=Counter)
 
     def ms(self, what: set[str] | None, q: float) -> float:
-        ok = [ms for w, ms, s in self.answers if (what is None or w in what) and s < 500]
+        """The q-th answer time of the requests the floor took (shed ones apart)."""
+        ok = [ms for w, ms, s in self.answers if (what is None or w in what) and s not in (SHED,)]
         return percentile(ok, q)
 
     def cores(self, group: str) -> float:
         return self.cpu.get(group, 0.0) / self.seconds
 
+    def name(self) -> str:
+        return f"{self.tables} {self.deal}" if self.tables else "idle"
 
-GROUPS = ("web", "workers", "devices", "db", "redis", "dealers")
+
+# The floor's own processes, then its clients (the dealers, the devices' simulator).
+FLOOR = ("web", "devweb", "settle", "monitor", "hooks", "db", "redis", "lb")
+CLIENTS = ("sim", "dealers")
+GROUPS = FLOOR + CLIENTS
 API = {"open", "wagers", "no more bets", "result", "poll"}
 
 
-def floor_play(tables: list[dict], port: int, key: str, url: str, procs: dict, args: Any) -> Run:
+def floor_play(
+    tables: list[dict], deal: str, port: int, key: str, url: str, procs: dict, args: Any
+) -> Run:
     """The tables dealt for --seconds (nothing dealt when `tables` is empty: the idle floor)."""
     from django.db import connections
 
+    from casino.models import Table
     from devices.models import Device, DeviceEvent
 
     connections.close_all()  # the forked dealers use none
     seconds = args.seconds if tables else args.idle
     until = time.time() + seconds
     context, started = multiprocessing.get_context("fork"), []
-    run = Run(len(tables), seconds)
+    run = Run(len(tables), seconds, deal)
+    receiver = args.receiver
+    dealers = min(args.dealers, max(1, len(tables)))
+    receiver.queues = [context.Queue() for _ in range(dealers)]
+    receiver.dealer_of = {t["id"]: i % dealers for i, t in enumerate(tables)}
+    pushed_before = Counter(receiver.counts)
     begun = time.time()
     try:
-        for index in range(args.dealers if tables else 0):
-            receiver, sender = context.Pipe(duplex=False)
-            mine = tables[index :: args.dealers]
+        for index in range(dealers if tables else 0):
+            out, sender = context.Pipe(duplex=False)
+            mine = tables[index::dealers]
+            queue = receiver.queues[index]
             process = context.Process(
                 target=dealer_main,
                 daemon=True,
-                args=(mine, index == 0, port, key, until, args, sender),
+                args=(mine, index == 0, port, key, until, deal, queue, args, sender),
             )
             process.start()
             sender.close()
-            started.append((process, receiver))
+            started.append((process, out))
         devices = {
             pk: (kind, float(args.intervals[kind]))
             for pk, kind in Device.objects.filter(status="active").values_list("pk", "kind")
         }
         connections.close_all()
         run.lag = LagSampler(devices)
-        cpu = GroupSampler(url, procs["web"], {k: v for k, v in procs.items() if k != "web"})
-        broker, redis_before = redis.Redis.from_url(REDIS_URL), None
+        broker = redis.Redis.from_url(REDIS_URL)
+        others = {k: v for k, v in procs.items() if k != "web"}
+        cpu = GroupSampler(url, procs["web"], others, broker)
         redis_before = redis_cpu(broker)
         run.lag.start()
         cpu.start()
         dealt = []
         if started:
-            dealt = [receiver.recv() for _, receiver in started]
+            dealt = [out.recv() for _, out in started]
         else:
             time.sleep(seconds)
         run.cpu = cpu.stop()
+        run.memory, run.biggest = cpu.memory, dict(cpu.biggest)
         run.cpu["redis"] = redis_cpu(broker) - redis_before
         run.lag.stop()
     finally:
-        for process, receiver in started:
+        for queue in receiver.queues:
+            queue.put(None)
+        for process, out in started:
             process.join(5)
             if process.is_alive():
                 process.kill()
                 process.join()
-            receiver.close()
+            out.close()
     run.seconds = time.time() - begun  # the dealers' last rounds end after --seconds
     for one in dealt:
         run.answers += one.answers
         run.notes.update(one.notes)
         run.problems.update(one.problems)
+        run.suspended += one.suspended
         run.cpu["dealers"] = run.cpu.get("dealers", 0.0) + one.cpu
     ids = [r for one in dealt for r in one.rounds]
     run.rounds = len(ids)
     run.settle, problems = rounds_check(url, ids)
     run.problems.update(problems)
+    run.pushed = Counter(receiver.counts) - pushed_before
     since = datetime.fromtimestamp(begun, UTC)
     run.stale = DeviceEvent.objects.filter(kind="stale", at__gte=since).count()
+    run.suspended += Table.objects.filter(
+        status=Table.Status.SUSPENDED, status_changed_at__gte=since
+    ).count()
     return run
 
 
@@ -642,30 +829,100 @@ def rounds_check(url: str, ids: list[int]) -> tuple[list[float], list[str]]:
 # --- the run ---------------------------------------------------------------------------------
 
 
+def celery_start(
+    name: str, queues: str, concurrency: int, env: dict[str, str], logs: Path, beat: bool = False
+) -> Any:
+    """A Celery worker on `queues` (with beat inside it when `beat`), once it says ready."""
+    log = logs / f"{name}.log"
+    argv = [sys.executable, "-m", "celery", "-A", "casino", "worker", *(["-B"] if beat else [])]
+    argv += ["-Q", queues, "-n", f"bench-{name}@%h", "--concurrency", str(concurrency)]
+    argv += ["--without-gossip", "--without-mingle", "-l", "INFO"]
+    process = group_start(argv, {**env, "CASINO_LOG_LEVEL": "INFO"}, log)
+    deadline = time.monotonic() + 60
+    while b" ready." not in log.read_bytes():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise BenchFailure(f"the {name} worker did not start:\n{tail(log)}")
+        time.sleep(0.1)
+    return process
+
+
+def balancer_start(web: int, devices: int, logs: Path, args: Any) -> tuple[Any, int, int]:
+    """deploy/haproxy.cfg in front of the web and the devices' web: the API's way in and the
+    devices' own, once it has found both servers ready."""
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(haproxy).exists():
+        raise BenchFailure("haproxy is not installed: apt-get install haproxy (deploy/haproxy.cfg)")
+    floor_port, devices_port = free_port(), free_port()
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "FLOOR_BIND": f"127.0.0.1:{floor_port}",
+        "DEVICES_BIND": f"127.0.0.1:{devices_port}",
+        "WEB_SERVER": f"127.0.0.1:{web}",
+        "DEVICES_SERVER": f"127.0.0.1:{devices}",
+        "WEB_MAXCONN": str(args.web * WEB_THREADS),
+        "DEVICES_MAXCONN": str(args.devices_web * WEB_THREADS),
+        "PROBE_HOST": "127.0.0.1",
+    }
+    process = group_start(
+        [haproxy, "-db", "-f", str(ROOT / "deploy/haproxy.cfg")], env, logs / "haproxy.log"
+    )
+    deadline = time.monotonic() + 30
+    for port, path in ((floor_port, "/ready/"), (devices_port, "/ready/")):
+        while True:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise BenchFailure(f"haproxy did not start:\n{tail(logs / 'haproxy.log')}")
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                connection.request("GET", path, headers={"Host": "127.0.0.1"})
+                if connection.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+    return process, floor_port, devices_port
+
+
 def stack_start(env: dict[str, str], logs: Path, args: Any) -> tuple[int, dict[str, Any]]:
-    """gunicorn, the settlement worker, the monitoring worker with beat, the simulator."""
+    """As deploy/ runs it: gunicorn for the API and gunicorn for the devices (each its own
+    processes), HAProxy in front of both, the settlement worker, the monitoring worker with
+    beat, the webhooks worker; then the devices' simulator, through the devices' way in."""
     from casino.demo import DEMO_HOLDER
 
     gunicorn, port = gunicorn_start(env, args.web, logs)
+    devices_web, devices_port = gunicorn_start(env, args.devices_web, logs, app=DEVICES_APP)
+    balancer, floor_port, devices_in = balancer_start(port, devices_port, logs, args)
     # The devices beat before the watch (beat) starts: none goes stale in between.
     log = logs / "devices.log"
-    argv = [sys.executable, "manage.py", "simulate_devices", "--url", f"http://127.0.0.1:{port}"]
+    argv = [
+        sys.executable,
+        "manage.py",
+        "simulate_devices",
+        "--url",
+        f"http://127.0.0.1:{devices_in}",
+    ]
     argv += ["--holder", DEMO_HOLDER, "--quiet", "none"]
+    if args.simulators > 1:  # side by side, as real devices send
+        argv += ["--processes", str(args.simulators)]
     simulator = group_start(argv, env, log)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while b"rotated" not in log.read_bytes():
         if simulator.poll() is not None or time.monotonic() > deadline:
             raise BenchFailure(f"simulate_devices did not start:\n{tail(log)}")
         time.sleep(0.2)
     devices_heard(time.time(), deadline)
     settling = workers_start(1, args.concurrency, env, logs)[0].process
-    monitoring, _ = worker_start(env, logs)
+    monitoring = celery_start("monitoring", "monitoring,default", 2, env, logs, beat=True)
+    hooks = celery_start("webhooks", "webhooks", args.hooks, env, logs)
     procs = {
         "web": gunicorn.pid,
-        "workers": [settling.pid, monitoring.pid],
-        "devices": [simulator.pid],
+        "devweb": [devices_web.pid],
+        "settle": [settling.pid],
+        "monitor": [monitoring.pid],
+        "hooks": [hooks.pid],
+        "lb": [balancer.pid],
+        "sim": [simulator.pid],
     }
-    return port, procs
+    return floor_port, procs
 
 
 def devices_heard(since: float, deadline: float) -> None:
@@ -688,9 +945,35 @@ def devices_heard(since: float, deadline: float) -> None:
         time.sleep(0.5)
 
 
+def receiver_start(holder_name: str) -> Receiver:
+    """The dealers' webhook endpoint, registered for round.settled as an integrator would.
+    Through the service, not POST /webhook-endpoints/: the web runs production settings,
+    which refuse a loopback URL; the webhooks worker runs the bench's, which allow it."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+    from standardwebhooks.webhooks import Webhook
+
+    from casino.models import CertificateHolder
+    from webhooks.services import endpoint_register
+
+    receiver = Receiver()
+    receiver.start()
+    _, secret = endpoint_register(
+        holder=CertificateHolder.objects.get(name=holder_name),
+        url=f"http://127.0.0.1:{receiver.port}/settled",
+        events=["round.settled"],
+        description="bench/floor.py: the dealers' settlements",
+        by=get_user_model().objects.get(username=INTEGRATOR),
+        now=timezone.now(),
+    )
+    receiver.verifier = Webhook(secret)
+    return receiver
+
+
 def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> list[str]:
     from django.utils import timezone
 
+    from casino.demo import DEMO_HOLDER
     from devices.rules import KINDS
     from devices.watch import threshold
 
@@ -699,18 +982,22 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
     tables = tables_make(max(args.counts), timezone.now())
     key = token_issue(env)
     args.intervals = {kind: threshold(kind)[0] for kind in KINDS}
+    args.receiver = receiver_start(DEMO_HOLDER)
     port, procs = stack_start(env, logs, args)
     games = Counter(
         f"{t['game']}{'/' + t['variant'] if t['variant'] == 'mini_craps' else ''}" for t in tables
     )
     print(
         f"setup {time.perf_counter() - tick:.0f} s: the demo floor and {len(tables)} tables"
-        f" copied ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}); gunicorn"
-        f" {args.web} gthread workers, a settlement worker x {args.concurrency}, the monitoring"
-        f" worker with beat, simulate_devices; a round every {args.period} s / speed"
-        f" {args.speed:g}, {args.seconds:g} s a size, {args.dealers} dealer processes"
+        f" copied ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}); HAProxy in front"
+        f" of gunicorn ({args.web} gthread workers) and the devices' gunicorn"
+        f" ({args.devices_web}), a settlement worker x {args.concurrency}, the monitoring"
+        f" worker with beat, a webhooks worker x {args.hooks}, simulate_devices x"
+        f" {args.simulators}; a round every {args.period} s / speed {args.speed:g},"
+        f" {args.seconds:g} s a size and way of dealing, {args.dealers} dealer processes",
+        flush=True,
     )
-    runs = [floor_play([], port, key, url, procs, args)]
+    runs = [floor_play([], "", port, key, url, procs, args)]
     print(
         f"  idle floor ({args.idle:g} s, devices beating): "
         + ", ".join(f"{g} {runs[0].cores(g):.3f}" for g in GROUPS if g != "dealers")
@@ -718,81 +1005,130 @@ def run(args: argparse.Namespace, url: str, env: dict[str, str], logs: Path) -> 
         flush=True,
     )
     for count in args.counts:
-        played = floor_play(tables[:count], port, key, url, procs, args)
-        runs.append(played)
-        print(
-            f"  {count} tables: {played.rounds} rounds, settled p50"
-            f" {percentile(played.settle, 0.5):.2f} s, API p99 {played.ms(API, 0.99):.0f} ms,"
-            f" {sum(played.cores(g) for g in GROUPS):.2f} cores",
-            flush=True,
-        )
+        for deal in args.deals:
+            played = floor_play(tables[:count], deal, port, key, url, procs, args)
+            runs.append(played)
+            print(
+                f"  {count} tables, {deal}: {played.rounds} rounds, settled p99"
+                f" {percentile(played.settle, 0.99):.2f} s, API p99 {played.ms(API, 0.99):.0f}"
+                f" ms, {sum(played.cores(g) for g in GROUPS):.2f} cores",
+                flush=True,
+            )
     for process in reversed(RUNNING):  # the watch first: no device goes stale as we stop
         group_stop(process)
+    args.receiver.stop()
     report(runs, args)
     problems = []
     for played in runs[1:]:
-        where = f"{played.tables} tables"
+        where = played.name()
         bad = Counter(s for _, _, s in played.answers if s >= 500)
         problems += [f"{where}: {n} answers {s}" for s, n in bad.items()]
         problems += [f"{where}: {n} x {problem}" for problem, n in played.problems.items()]
         if not played.rounds:
             problems.append(f"{where}: no round dealt")
+        if args.overload:
+            if played.stale:
+                problems.append(f"{where}: {played.stale} devices went stale")
+            if played.suspended:
+                problems.append(f"{where}: {played.suspended} tables suspended")
+            slowest = max((ms for _, ms, _ in played.answers), default=0.0)
+            if slowest > 1000:
+                problems.append(f"{where}: an answer took {slowest:.0f} ms (over a second)")
     return problems
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least squares: the change of y a unit of x."""
+    if len(points) < 2:
+        return float("nan")
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    spread = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / spread if spread else float("nan")
 
 
 def report(runs: list[Run], args: Any) -> None:
     idle, base = runs[0], runs[1]
     print(
-        f"\nfirst row the baseline ({base.tables} tables); ratios to it; /health/ probed every"
-        " 0.5 s beside the dealers; lag: now - last heartbeat, every device, every second"
+        f"\nfirst row the baseline ({base.name()}); /health/ probed every 0.5 s beside the"
+        " dealers; lag: now - last heartbeat, every device, every second; shed: answers the"
+        " balancer gave as 503 `overloaded` (sent again after Retry-After); max: the slowest"
+        " answer of all"
     )
     print(
-        f"{'tables':>6}{'rounds':>7}{'/min':>7}{'settle p50':>11}{'p99 s':>7}{'p99:base':>9}"
-        f"{'API p99':>8}{'wager p99':>10}{'health p99':>11}{'API:health':>11}{'lag p99 s':>10}"
-        f"{'lag/interval':>13}{'stale':>6}{'4xx':>5}{'5xx':>5}"
+        f"{'tables':>16}{'rounds':>7}{'/min':>7}{'settle p50':>11}{'p99 s':>7}{'p99:base':>9}"
+        f"{'API p99':>8}{'wager p99':>10}{'health p99':>11}{'API:health':>11}{'max ms':>8}"
+        f"{'shed':>6}{'lag p99 s':>10}{'lag/interval':>13}{'stale':>6}{'susp':>5}{'4xx':>5}"
+        f"{'5xx':>5}"
     )
     for r in runs[1:]:
         codes = Counter(s // 100 for _, _, s in r.answers)
         health = r.ms({"health"}, 0.99)
+        slowest = max((ms for _, ms, _ in r.answers), default=float("nan"))
         print(
-            f"{r.tables:>6}{r.rounds:>7}{60 * r.rounds / r.seconds:>7.1f}"
+            f"{r.name():>16}{r.rounds:>7}{60 * r.rounds / r.seconds:>7.1f}"
             f"{percentile(r.settle, 0.5):>11.2f}{percentile(r.settle, 0.99):>7.2f}"
             f"{percentile(r.settle, 0.99) / percentile(base.settle, 0.99):>9.2f}"
             f"{r.ms(API, 0.99):>8.0f}{r.ms({'wagers'}, 0.99):>10.0f}{health:>11.1f}"
-            f"{r.ms(API, 0.99) / health:>11.1f}{percentile(r.lag.lags, 0.99):>10.2f}"
-            f"{percentile(r.lag.ratios, 0.99):>13.2f}{r.stale:>6}{codes[4]:>5}{codes[5]:>5}"
+            f"{r.ms(API, 0.99) / health:>11.1f}{slowest:>8.0f}{codes[SHED]:>6}"
+            f"{percentile(r.lag.lags, 0.99):>10.2f}{percentile(r.lag.ratios, 0.99):>13.2f}"
+            f"{r.stale:>6}{r.suspended:>5}{codes[4]:>5}{codes[5]:>5}"
         )
     print(
-        f"\nCPU, cores busy (of {os.cpu_count()}): each group; ours = their sum; machine ="
-        " everything on it (other jobs too); CPU a round = (ours - idle ours) x seconds / rounds"
+        f"\nCPU, cores busy (of {os.cpu_count()}): the floor's processes ({', '.join(FLOOR)}),"
+        f" then its clients ({', '.join(CLIENTS)}); machine = everything on it (other jobs"
+        " too); ms/round = (floor - idle floor) x seconds / rounds, the floor's CPU a round"
     )
     print(
-        f"{'tables':>6}"
-        + "".join(f"{g:>9}" for g in GROUPS)
-        + f"{'ours':>7}{'machine':>8}{'ms/round':>9}{'cores/table':>12}{':base':>7}"
+        f"{'tables':>16}"
+        + "".join(f"{g:>8}" for g in GROUPS)
+        + f"{'floor':>7}{'machine':>8}{'ms/round':>9}{'cores/table':>12}{':base':>7}"
     )
-    idle_ours = sum(idle.cores(g) for g in GROUPS)
+    idle_floor = sum(idle.cores(g) for g in FLOOR)
     per_base = None
     for r in runs:
-        ours = sum(r.cores(g) for g in GROUPS)
-        per_round = 1e3 * (ours - idle_ours) * r.seconds / r.rounds if r.rounds else float("nan")
-        per_table = (ours - idle_ours) / r.tables if r.tables else float("nan")
+        floor = sum(r.cores(g) for g in FLOOR)
+        per_round = 1e3 * (floor - idle_floor) * r.seconds / r.rounds if r.rounds else float("nan")
+        per_table = (floor - idle_floor) / r.tables if r.tables else float("nan")
         per_base = per_base or (per_table if r.tables else None)
         ratio = per_table / per_base if per_base and r.tables else float("nan")
         print(
-            f"{r.tables or 'idle':>6}"
-            + "".join(f"{r.cores(g):>9.3f}" for g in GROUPS)
-            + f"{ours:>7.2f}{r.cores('machine'):>8.2f}{per_round:>9.0f}{per_table:>12.4f}"
+            f"{r.name():>16}"
+            + "".join(f"{r.cores(g):>8.3f}" for g in GROUPS)
+            + f"{floor:>7.2f}{r.cores('machine'):>8.2f}{per_round:>9.0f}{per_table:>12.4f}"
             f"{ratio:>7.2f}"
         )
-    notes = Counter()
+    print(
+        "\nmemory, MB resident by group (the processes' VmRSS; Redis: used_memory): after the"
+        " first third of the run (warm), at the end, and the slope after warm-up in MB a"
+        " minute; one: the largest single process"
+    )
+    for r in runs:
+        if len(r.memory) < 3:
+            continue
+        warm = r.memory[len(r.memory) // 3 :]
+        cells = []
+        for group in ("web", "devweb", "settle", "monitor", "hooks", "lb", "sim", "redis"):
+            points = [(t / 60, mb.get(group, 0.0)) for t, mb in warm]
+            cells.append(
+                f"{group} {warm[0][1].get(group, 0):.0f}->{warm[-1][1].get(group, 0):.0f}"
+                f" ({slope(points):+.2f}/min"
+                + (f", one {r.biggest[group]:.0f}" if group in r.biggest else "")
+                + ")"
+            )
+        print(f"{r.name():>16}: " + "; ".join(cells))
+    notes: Counter = Counter()
     for r in runs[1:]:
         notes.update(r.notes)
     for note, n in notes.most_common():
         print(f"  {n} x {note}")
     for r in runs[1:]:
-        kinds = Counter(w for w, _, _ in r.answers)
-        print(f"  {r.tables} tables: requests " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
+        kinds = Counter(w for w, _, s in r.answers if s != SHED)
+        per = ", ".join(
+            f"{k} {n / max(r.rounds, 1):.2f}" for k, n in kinds.items() if k != "health"
+        )
+        pushed = ", ".join(f"{k} {n}" for k, n in r.pushed.items())
+        print(f"  {r.name()}: requests a round {per}; webhooks received: {pushed or 'none'}")
 
 
 def main() -> None:
@@ -802,6 +1138,21 @@ def main() -> None:
     parser.add_argument("--period", default="30,60", help="seconds a round, from,to (30,60)")
     parser.add_argument("--speed", type=float, default=1.0, help="the cadence times this (1)")
     parser.add_argument("--dealers", type=int, default=2, help="dealer processes (2)")
+    parser.add_argument(
+        "--deal",
+        default="electronic,terminal",
+        help="how the tables send wagers: electronic (a round's at once), terminal (a"
+        " player's at once); each measured apart (electronic,terminal)",
+    )
+    parser.add_argument("--devices-web", type=int, default=2, help="the devices' gunicorn workers")
+    parser.add_argument("--simulators", type=int, default=2, help="simulate_devices processes")
+    parser.add_argument("--hooks", type=int, default=2, help="webhooks worker pool processes")
+    parser.add_argument(
+        "--overload",
+        action="store_true",
+        help="the sizes are past what the machine holds: fail on a device stale, a table"
+        " suspended or an answer over a second (shed requests are expected)",
+    )
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle floor (10)")
     parser.add_argument("--concurrency", type=int, default=2, help="settlement pool processes")
     parser.add_argument(
@@ -818,11 +1169,14 @@ def main() -> None:
         args.tables, args.seconds, args.speed, args.idle = "3", 8.0, 20.0, 2.0
     try:
         args.counts = [int(n) for n in args.tables.split(",")]
+        args.deals = [d for d in args.deal.split(",") if d]
         low, high = (float(s) for s in args.period.split(","))
     except ValueError:
         parser.error("--tables: whole numbers; --period: two numbers, from,to")
     if min(args.counts) < 1 or not 0 < low <= high or args.speed <= 0 or args.dealers < 1:
         parser.error("--tables at least 1, --period 0 < from <= to, --speed above 0")
+    if not args.deals or set(args.deals) - {"electronic", "terminal"}:
+        parser.error("--deal: electronic, terminal or both, comma-separated")
     args.period_s = (low / args.speed, high / args.speed)
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds: everything stopped

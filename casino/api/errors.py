@@ -46,6 +46,8 @@ ERROR_CODES: dict[str, str] = {
     "database_unavailable": "503: the database is unreachable; send again after Retry-After",
     "broker_unavailable": "503: the broker is unreachable; send again after Retry-After",
     "par_being_computed": "503: a worker is computing the PAR sheets; ask after Retry-After",
+    "overloaded": "503: the floor is at capacity and did not take the request (the load "
+    "balancer answers it, deploy/haproxy-503.http); send again after Retry-After",
 }
 
 
