@@ -105,12 +105,17 @@ HEARTBEAT_PATH = _heartbeat_path()
 heartbeat_application = heartbeat_path(HeartbeatHandler())
 
 
-def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    """A signed heartbeat to `heartbeat_application`, anything else to Django."""
-    if (
+def heartbeat_is(environ: dict[str, Any]) -> bool:
+    """Whether the request is for `heartbeat_application`: a POST to the heartbeat's path."""
+    return (
         environ.get("PATH_INFO") == HEARTBEAT_PATH
         and environ.get("REQUEST_METHOD") == "POST"
         and not environ.get("SCRIPT_NAME")
-    ):
+    )
+
+
+def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    """A signed heartbeat to `heartbeat_application`, anything else to Django."""
+    if heartbeat_is(environ):
         return heartbeat_application(environ, start_response)
     return django_application(environ, start_response)

@@ -22,7 +22,9 @@ from casino.celery import app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-PROCESS_SERVICES = {"release", "web", "settlement", "monitoring", "webhooks", "beat", "flower"}
+PROCESS_SERVICES = {
+    "release", "web", "devices", "settlement", "monitoring", "webhooks", "beat", "flower"
+}  # fmt: skip
 LONG_RUNNING = PROCESS_SERVICES - {"release"}
 
 
@@ -224,7 +226,33 @@ def test_flower_needs_a_login_and_stays_on_this_machine():
 def test_every_procfile_process_is_a_compose_service_with_the_same_command():
     in_compose = {name: command_of(services()[name]) for name in PROCESS_SERVICES}
     in_procfile = {name: " ".join(command.split()) for name, command in procfile().items()}
+    # The Procfile sets a process type's own variables before its command; compose, in
+    # the service's environment: the same values (compose's ${...} read from the env file).
+    for name, command in in_procfile.items():
+        words = command.split()
+        assigned = dict(w.split("=", 1) for w in words if re.fullmatch(r"[A-Z_]+=\S*", w))
+        in_procfile[name] = " ".join(words[len(assigned) :])
+        environment = services()[name].get("environment", {})
+        assert {k: str(environment.get(k)) for k in assigned} == assigned, name
     assert in_procfile == in_compose
+
+
+def test_devices_have_a_gunicorn_of_their_own_probed_on_ready():
+    devices = services()["devices"]
+    words = shlex.split(command_of(devices))
+    assert words[:2] == ["gunicorn", "casino.wsgi_devices"]
+    assert words[words.index("--config") + 1] == "deploy/gunicorn.conf.py"
+    environment = devices["environment"]
+    assert environment["PORT"] == "8001"
+    assert environment["WEB_CONCURRENCY"] == "${DEVICES_CONCURRENCY:-2}"
+    assert environment["WEB_THREADS"] == "${DEVICES_THREADS:-4}"
+    assert "http://127.0.0.1:8001/ready/" in " ".join(devices["healthcheck"]["test"])
+    assert all(port.endswith(":8001") for port in devices["ports"])
+    hosts = [set(range(*map(int, p.split(":")[0].split("-")))) for n in ("web", "devices")
+             for p in services()[n]["ports"]]  # fmt: skip
+    assert not set.intersection(*hosts)  # the replicas' host ports apart
+    (lookup,) = scrape_job("casino-devices")["dns_sd_configs"]
+    assert (lookup["names"], lookup["port"]) == (["devices"], 8001)
 
 
 def test_every_queue_a_task_routes_to_is_consumed_by_a_procfile_process():
@@ -320,7 +348,7 @@ def scrape_job(name: str) -> dict[str, Any]:
 
 
 def test_web_and_workers_add_up_their_processes_counters():
-    for name in ("web", "settlement", "monitoring", "webhooks"):
+    for name in ("web", "devices", "settlement", "monitoring", "webhooks"):
         environment = services()[name]["environment"]
         assert environment["PROMETHEUS_MULTIPROC_DIR"] == "/tmp/casino-metrics", name
         assert "DATABASE_URL" in environment, name  # merged with every process's own

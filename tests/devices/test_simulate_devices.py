@@ -2,7 +2,10 @@
 on a fake clock (the loop's clock and wait are injected), so seconds pass in no time."""
 
 import json
+import os
 import random
+import re
+import signal
 import socket
 import threading
 import time
@@ -20,6 +23,9 @@ from devices import auth, signing, views
 from devices.management.commands.simulate_devices import (
     HttpSender,
     ServerDown,
+    Simulated,
+    shares_of,
+    simulation_fork,
     simulation_start,
 )
 from devices.models import Device, DeviceCredential
@@ -428,3 +434,141 @@ def test_the_command_rotates_and_waits_for_a_server_that_is_down(monkeypatch):
     assert f"http://127.0.0.1:{port} does not answer" in text
     assert "stopped after" in text and "got no answer" in text
     assert DeviceCredential.objects.filter(device=sb.shaker).count() == 2
+
+
+# --- several senders (--processes) -------------------------------------------------------------
+
+
+def played(tables: dict[int, int]) -> list[Simulated]:
+    """Simulated devices: so many at each table id."""
+    return [
+        Simulated(
+            device_id=100 * table + n, kind="illumination_device", serial=f"S-{table}-{n}",
+            label=f"lamp {table}/{n}", table_id=table, table=f"SB-{table:02}",
+            status_at_start="active", key_id=f"dk_{table}_{n}", secret="s", interval=1.0,
+        )
+        for table, count in tables.items()
+        for n in range(count)
+    ]  # fmt: skip
+
+
+def test_the_shares_hold_every_device_exactly_once_a_table_s_devices_together():
+    devices = played({1: 5, 2: 1, 3: 2, 4: 2, 5: 4, 6: 1, 7: 3})
+    for processes in range(1, 10):
+        shares = shares_of(devices, processes)
+        assert len(shares) == min(processes, 7)
+        ids = [d.device_id for share in shares for d in share]
+        assert sorted(ids) == sorted(d.device_id for d in devices)  # each once, none lost
+        for share in shares:
+            tables = {d.table_id for d in share}
+            assert all(sum(d.table_id == t for d in share) == sum(d.table_id == t for d in devices)
+                       for t in tables)  # fmt: skip
+            assert share == [d for d in devices if d.table_id in tables]  # the given order
+        sizes = [len(share) for share in shares]
+        assert max(sizes) - min(sizes) <= 5  # within the largest table
+    assert [len(s) for s in shares_of(devices, 2)] == [9, 9]
+    assert [len(s) for s in shares_of(devices, 3)] == [6, 6, 6]
+
+
+SIDE_BY_SIDE = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def three_tables() -> CertificateHolder:
+    """SB-01 to SB-03, each with its lamp and its automated shaker: six devices."""
+    built = datetime.now(UTC) - timedelta(minutes=10)
+    for number in ("SB-01", "SB-02", "SB-03"):
+        floor = compliant_table("sic_bo", number=number, automated_shaker=True, now=built)
+    assert Device.objects.count() == 6
+    return floor.holder
+
+
+def file_sender(path):
+    """A sender factory for the forked senders: each heartbeat a line "pid device" in `path`
+    (appended, so the processes' lines do not mix), answered 204."""
+
+    def sender():
+        def send(url_path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+            with open(path, "a") as out:
+                out.write(f"{os.getpid()} {json.loads(body)['device']}\n")
+            return 204, b""
+
+        return send
+
+    return sender
+
+
+def file_writer(path):
+    def write(line: str) -> None:
+        with open(path, "a") as out:
+            out.write(line + "\n")
+
+    return write
+
+
+@SIDE_BY_SIDE
+def test_several_processes_send_side_by_side_each_device_from_one_until_a_signal(tmp_path):
+    holder = three_tables()
+    out = tmp_path / "out.log"
+    simulator = simulation_start(
+        holder=holder.name, send=file_sender(tmp_path / "unused")(), write=file_writer(out),
+        quiet=["none"],
+    )  # fmt: skip
+    # SIGTERM to this (the parent) process 2.5 s in: it passes it on to its senders.
+    alarm = signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
+    signal.setitimer(signal.ITIMER_REAL, 2.5)
+    try:
+        tally = simulation_fork(simulator, 3, sender=file_sender(tmp_path / "sent.log"))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, alarm)
+
+    sent = [line.split() for line in (tmp_path / "sent.log").read_text().splitlines()]
+    by_device: dict[int, set[str]] = {}
+    for pid, device in sent:
+        by_device.setdefault(int(device), set()).add(pid)
+    assert set(by_device) == set(Device.objects.values_list("pk", flat=True))
+    assert all(len(pids) == 1 for pids in by_device.values())  # each from one process
+    senders = {pid for pids in by_device.values() for pid in pids}
+    assert len(senders) == 3 and str(os.getpid()) not in senders
+    assert all(sum(d == device for _, d in sent) >= 2 for device in map(str, by_device))
+    assert tally.heartbeats == {204: len(sent)}
+    lines = out.read_text().splitlines()
+    assert sum("rotated 6 credentials" in line for line in lines) == 1
+    for number in (1, 2, 3):
+        tagged = [line for line in lines if f"[{number}/3] " in line]
+        assert any("SIGTERM: stopped after the current request" in line for line in tagged)
+        assert any(re.search(r"stopped after [23] s: heartbeats \d+ sent", x) for x in tagged)
+    assert "SIGTERM: stopped after the current request" in lines[-2]
+    assert f"3 senders: heartbeats {len(sent)} sent, {len(sent)} accepted, 0 refused" in lines[-1]
+
+
+@SIDE_BY_SIDE
+def test_a_sender_that_fails_stops_the_others_and_the_command_fails(tmp_path):
+    holder = three_tables()
+    first = Device.objects.order_by("pk").first()
+    simulator = simulation_start(
+        holder=holder.name, send=file_sender(tmp_path / "unused")(),
+        write=file_writer(tmp_path / "out.log"), quiet=["none"],
+    )  # fmt: skip
+    working = file_sender(tmp_path / "sent.log")
+
+    def sender():
+        send = working()
+
+        def failing(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+            if json.loads(body)["device"] == first.pk:
+                raise RuntimeError("a bug in the sender")
+            return send(path, body, headers)
+
+        return failing
+
+    started = time.monotonic()
+    with pytest.raises(CommandError, match=r"^sender \d/2 ended with exit status 1$"):
+        simulation_fork(simulator, 2, sender=sender)  # seconds=0: until stopped
+    assert time.monotonic() - started < 10
+    assert "RuntimeError: a bug in the sender" not in (tmp_path / "out.log").read_text()
+
+
+def test_the_command_refuses_fewer_than_one_process():
+    with pytest.raises(CommandError, match="--processes must be 1 or more"):
+        call_command("simulate_devices", "--processes", "0")

@@ -2,7 +2,7 @@
 
     python manage.py simulate_devices [--url http://127.0.0.1:8000] [--holder NAME]
         [--seconds N] [--quiet SERIAL ...] [--quiet-after S] [--quiet-for S]
-        [--no-reports [SERIAL ...]]
+        [--no-reports [SERIAL ...]] [--processes N]
 
 At the start every device in service at the holder's tables gets a new credential
 (devices.services.credential_rotate, by the operations user, with the default grace so
@@ -26,26 +26,38 @@ their heartbeats: a device that works but does not report, the way out of docs/a
 The command rotates credentials in the database directly: run it with the same
 settings (database, CASINO_DEVICE_KEY) as the server at --url. One line per change it
 causes, a summary every 30 s; Ctrl-C (or SIGTERM) ends it after the current request.
+
+`--processes N` sends as a floor's devices do, side by side: after the rotation (its line
+printed once, by this process) the tables are dealt out to N forked processes, each
+table's devices to one (shares_of), and each sends its devices' heartbeats and reports over
+its own connection, with its own database connection for the reports. Their lines are
+tagged [i/N]; a signal stops them all, and this process says the totals once they end.
+Processes rather than threads: signing, JSON and the reports' queries are Python's work,
+which threads would take turns at under the GIL, and each process runs the loop unchanged.
 """
 
+import contextlib
 import http.client
 import json
 import logging
+import os
 import random
 import signal
+import sys
 import time
+import traceback
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, connections
 from django.db.models import Q
 
 from casino.demo import DEMO_HOLDER, OPS_USERNAME
@@ -198,6 +210,7 @@ class Simulator:
         wait: Callable[[float], bool] | None = None,
         rng: random.Random | None = None,
         summary_every: float = SUMMARY_SECONDS,
+        tag: str = "",
     ) -> None:
         self.devices = list(devices)
         self.send, self.write = send, write
@@ -205,6 +218,7 @@ class Simulator:
         self.reports, self.prefix, self.where = reports, prefix, where
         self.clock = clock
         self.stopped_by = ""  # the signal's name, once one came
+        self.waits = wait  # as given: a share (share()) waits with its own stop flag else
         self.wait = wait or self._sleep
         self.rng = rng or random.Random()
         self.summary_every = summary_every
@@ -212,6 +226,18 @@ class Simulator:
         self.down_until: float | None = None
         self.reported: set[tuple[int, int]] = set()  # (device, round) already posted
         self.started = 0.0
+        self.tag = tag  # which process's line it is, when several send (--processes)
+
+    def share(
+        self, devices: Iterable[Simulated], send: Send, *, rng: random.Random, tag: str
+    ) -> "Simulator":
+        """A loop like this one (its options, output, clock and wait) for some of its devices."""
+        return Simulator(
+            devices, send, write=self.write, seconds=self.seconds, quiet_after=self.quiet_after,
+            quiet_for=self.quiet_for, reports=self.reports, prefix=self.prefix,
+            where=self.where, clock=self.clock, wait=self.waits, rng=rng,
+            summary_every=self.summary_every, tag=tag,
+        )  # fmt: skip
 
     # --- control -------------------------------------------------------------------------
 
@@ -229,7 +255,8 @@ class Simulator:
         return self.stopping
 
     def say(self, line: str) -> None:
-        self.write(f"{time.strftime('%H:%M:%S', time.localtime(self.clock()))} {line}")
+        at = time.strftime("%H:%M:%S", time.localtime(self.clock()))
+        self.write(f"{at} {self.tag}{line}")
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -588,6 +615,150 @@ def simulation_start(
     return simulator
 
 
+# --- several senders (--processes) -----------------------------------------------------------
+
+
+def shares_of(devices: Iterable[Simulated], processes: int) -> list[list[Simulated]]:
+    """The devices dealt out to `processes` senders (fewer when there are fewer tables), every
+    device exactly once: a table's devices together, so one process sends all of a table's
+    heartbeats and reports; the largest tables first, each to the share with fewest devices."""
+    played = list(devices)
+    tables: dict[int, list[Simulated]] = {}
+    for device in played:
+        tables.setdefault(device.table_id, []).append(device)
+    shares: list[list[Simulated]] = [[] for _ in range(max(1, min(processes, len(tables))))]
+    for table in sorted(tables.values(), key=len, reverse=True):
+        min(shares, key=len).extend(table)
+    order = {id(device): at for at, device in enumerate(played)}
+    return [sorted(share, key=lambda d: order[id(d)]) for share in shares]
+
+
+def _tally_dump(tally: Tally) -> bytes:
+    return json.dumps(
+        {"heartbeats": tally.heartbeats, "reports": tally.reports, "unreachable": tally.unreachable}
+    ).encode()
+
+
+def _tally_add(total: Tally, data: bytes) -> None:
+    found = json.loads(data)
+    for name in ("heartbeats", "reports"):
+        counts = getattr(total, name)
+        for status, n in found[name].items():
+            counts[int(status)] += n
+    total.unreachable += found["unreachable"]
+
+
+STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+def simulation_fork(simulator: Simulator, processes: int, *, sender: Callable[[], Send]) -> Tally:
+    """Run the simulator's devices in `processes` forked senders side by side, each with its
+    share (shares_of), its own sender (`sender()`, called in the child: its own connection),
+    its own database connection for the reports, and its lines tagged [i/n]; then say the
+    totals. SIGINT or SIGTERM stops every sender after its current request, a second one
+    kills them. CommandError when a sender failed."""
+    shares = shares_of(simulator.devices, processes)
+    seeds = [simulator.rng.getrandbits(64) for _ in shares]  # the parent's: one stream each
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The children must not share the parent's database sockets: each opens its own.
+    connections.close_all()
+    children: dict[int, tuple[int, int]] = {}  # pid -> (its number, its tally's read end)
+    signals: list[str] = []
+
+    def forward(signum: int, frame: object) -> None:
+        # A signal handler: a flag and kill() only (the output waits for the children).
+        signals.append(signal.Signals(signum).name)
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM if len(signals) == 1 else signal.SIGKILL)
+
+    previous = {signum: signal.signal(signum, forward) for signum in STOPS}
+    started = simulator.clock()
+    total, failed = Tally(), []
+    try:
+        for number, (share, seed) in enumerate(zip(shares, seeds, strict=True), start=1):
+            tag = f"[{number}/{len(shares)}] "
+            read, write = os.pipe()
+            # Blocked over the fork, so a signal reaches the child once its own handler is
+            # in place, and the parent forwards one only once it knows the child's pid.
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+            try:
+                pid = os.fork()
+                if pid == 0:
+                    os.close(read)
+                    _child(simulator, share, sender, random.Random(seed), tag, write)
+                children[pid] = (number, read)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+            os.close(write)
+            if signals:  # one came while forking: this child has not had it
+                os.kill(pid, signal.SIGTERM)
+        while children:
+            pid, status = os.wait()
+            number, read = children.pop(pid)
+            with os.fdopen(read, "rb") as pipe:
+                data = pipe.read()
+            code = os.waitstatus_to_exitcode(status)
+            if code == 0 and data:
+                _tally_add(total, data)
+                continue
+            how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+            failed.append(f"sender {number}/{len(shares)} ended with {how}")
+            if not signals:  # its devices are silent now: the others stop too, loudly
+                signals.append("a sender failed")
+                for other in children:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(other, signal.SIGTERM)
+    finally:
+        for pid in children:  # the parent failed while forking: no orphan keeps beating
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if signals and not failed:
+        simulator.say(f"{signals[0]}: stopped after the current request")
+    parts = [f"heartbeats {Tally._line(total.heartbeats)}"]
+    if simulator.reports or total.reports:
+        parts.append(f"reports {Tally._line(total.reports)}")
+    if total.unreachable:
+        parts.append(f"{total.unreachable} got no answer")
+    elapsed = simulator.clock() - started
+    simulator.say(f"stopped after {elapsed:.0f} s, {len(shares)} senders: " + "; ".join(parts))
+    if failed:
+        raise CommandError("; ".join(failed))
+    return total
+
+
+def _child(
+    whole: Simulator,
+    share: list[Simulated],
+    sender: Callable[[], Send],
+    rng: random.Random,
+    tag: str,
+    out: int,
+) -> NoReturn:
+    """A forked sender: the loop for its share until stopped, its tally to the parent through
+    `out`. It never returns into the parent's code (os._exit), whatever happens."""
+    code, send = 1, None
+    try:
+        send = sender()
+        simulator = whole.share(share, send, rng=rng, tag=tag)
+        for signum in STOPS:  # every signal a flag: the parent escalates, not the child
+            signal.signal(signum, lambda number, _: simulator.stop(signal.Signals(number).name))
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+        os.write(out, _tally_dump(simulator.run()))
+        code = 0
+    except BaseException:  # said; the exit status tells the parent
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            getattr(send, "close", lambda: None)()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
 class Command(BaseCommand):
     help = "Send signed heartbeats and reports (dice, numbers) as a holder's devices."
 
@@ -624,11 +795,21 @@ class Command(BaseCommand):
             'more bets") of every device, or of the devices with these serial numbers; '
             "their heartbeats go on.",
         )
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            metavar="N",
+            help="Send from N processes side by side, each with its own connection and its "
+            "share of the tables' devices (heartbeats and reports); at most one per table.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         for name in ("seconds", "quiet_after", "quiet_for"):
             if options[name] < 0:
                 raise CommandError(f"--{name.replace('_', '-')} cannot be negative")
+        if options["processes"] < 1:
+            raise CommandError("--processes must be 1 or more")
         sender = HttpSender(options["url"])
 
         def write(line: str) -> None:
@@ -648,6 +829,11 @@ class Command(BaseCommand):
             prefix=sender.prefix,
             where=options["url"],
         )
+        if options["processes"] > 1:
+            simulation_fork(
+                simulator, options["processes"], sender=lambda: HttpSender(options["url"])
+            )
+            return
         previous = _signals_catch(simulator)
         try:
             simulator.run()
