@@ -99,7 +99,7 @@ DEVICE_FIELDS = ("kind", "manufacturer", "firmware", "position", "approved_at") 
 REF = re.compile(r"^\d+\.(\d+): ")  # a refused wager's would-be ref, ROUND.N
 SETTLE_WAIT = 60.0  # seconds a dealer (and the checks) wait for a round to be settled
 WEB_THREADS = 4  # deploy/gunicorn.conf.py's WEB_THREADS: a web process's requests at once
-DEVICES_APP = "casino.wsgi"  # the devices' own gunicorn serves the same application
+DEVICES_APP = "casino.wsgi_devices"  # the devices' own web process (deploy/Procfile: devices)
 SHED = 0  # the status an answer is kept with when the balancer shed it (503 `overloaded`)
 
 

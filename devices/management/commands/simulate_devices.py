@@ -386,19 +386,28 @@ class Simulator:
 
     def _reports_post(self, now: float) -> None:
         moment = datetime.fromtimestamp(now, tz=UTC)
-        for device in self.devices:
-            if not device.reporting:
-                continue
-            status = Device.objects.filter(pk=device.device_id).values_list("status", flat=True)
-            if status.first() != rules.ACTIVE:
-                continue
-            # A real shaker throws, and a real generator shows its number, once "no more
-            # bets" is called (§ 625a.5(c), § 621a.6(a)(1)): never while wagering is open.
-            # Those whose options give the step to this table's device, not yet given
-            # (gaming.waits, as the round's `device_wait` reads it).
-            rounds = Round.objects.filter(waits_q(moment), table_id=device.table_id)
-            rounds = rounds.order_by("number")
-            for round_ in rounds:
+        reporting = [device for device in self.devices if device.reporting]
+        if not reporting:
+            return
+        # Two queries a pass, however many devices: at a floor of a thousand tables, a
+        # query or two a device every second would load the database more than the floor.
+        active = set(
+            Device.objects.filter(
+                pk__in=[device.device_id for device in reporting], status=rules.ACTIVE
+            ).values_list("pk", flat=True)
+        )
+        reporting = [device for device in reporting if device.device_id in active]
+        # A real shaker throws, and a real generator shows its number, once "no more
+        # bets" is called (§ 625a.5(c), § 621a.6(a)(1)): never while wagering is open.
+        # Those whose options give the step to this table's device, not yet given
+        # (gaming.waits, as the round's `device_wait` reads it).
+        waiting: dict[int, list[Round]] = {}
+        tables = {device.table_id for device in reporting}
+        rounds = Round.objects.filter(waits_q(moment), table_id__in=tables) if tables else []
+        for round_ in sorted(rounds, key=lambda r: (r.table_id, r.number)):
+            waiting.setdefault(round_.table_id, []).append(round_)
+        for device in reporting:
+            for round_ in waiting.get(device.table_id, ()):
                 if (device.device_id, round_.pk) in self.reported or self.stopping:
                     continue
                 if not self._report(device, round_):
