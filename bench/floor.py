@@ -1,46 +1,60 @@
 """A whole floor, simulated: N tables dealt at a dealer's cadence through the REST API, settled
-by real Celery workers, the devices beating through `manage.py simulate_devices`.
+by real Celery workers, the settlements pushed to the dealers by webhook, the devices beating
+through `manage.py simulate_devices`.
 
     .venv/bin/python bench/floor.py [--tables 1,20,100] [--seconds 120] [--period 30,60]
-        [--speed 1] [--dealers 2] [--idle 10] [--concurrency 2] [--web 5] [--quick] [--keep]
+        [--speed 1] [--deal electronic,terminal] [--dealers 2] [--idle 10] [--concurrency 2]
+        [--web 5] [--web-maxconn 6] [--devices-web 2] [--simulators 2] [--hooks 2]
+        [--overload] [--quick] [--keep]
 
-Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379: a
-throwaway database casino_bench_floor_<random> (dropped at the end unless --keep) and Redis
-database 10 (the broker, the cache and the heartbeat store; emptied at the start and end).
+Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust), Redis at 127.0.0.1:6379 and
+Debian's HAProxy: a throwaway database casino_bench_floor_<random> (dropped at the end unless
+--keep) and Redis database 10 (the broker, the cache and the heartbeat store; emptied at the
+start and end).
 
 Setup, not timed: the demo floor (casino.demo.demo_floor_load), then max(--tables) tables
 copied from its tables in turn (TEMPLATES: every game, Mini-Craps, the automated Sic Bo
 shaker, the Pai Gow generator, High Roll Dice's Extra Roll devices, the electronic Craps
-table): the table, its box location approval, its sets in play (put in play an hour ago) and
-inspections as settlement.py copies them, and its devices registered through
-`device_register`, each saying hello once. The token comes from `manage.py api_token_issue`.
-The stack is the one deploy/ runs: gunicorn (bench/api.py's gunicorn_start), a settlement
-worker (bench/settlement.py's workers_start), the monitoring worker with beat
-(bench/heartbeats.py's worker_start) and `manage.py simulate_devices --quiet none`.
+table, Power Odds): the table, its box location approval, its sets in play (put in play an
+hour ago) and inspections as settlement.py copies them, and its devices registered through
+`device_register`, each saying hello once. The token comes from `manage.py api_token_issue`;
+the dealers' webhook endpoint (round.settled) is registered through the service.
+The stack is the one deploy/ runs: HAProxy (deploy/haproxy.cfg) in front of gunicorn
+(casino.wsgi) and the devices' own gunicorn (casino.wsgi_devices), a settlement worker,
+the monitoring worker with beat, the webhooks worker, and `simulate_devices --processes`
+sending side by side through the devices' way in.
 
 Timed: first --idle seconds with nothing dealt (the devices beat: the idle CPU), then, for
-each count in --tables, the first N tables dealt for --seconds by --dealers processes (a
-thread a table, one HTTP connection each). A table's round every --period seconds (a
-random length between the two; divided by --speed): open the round, the six players'
-wagers one player at a time over half the round (games.demo_rounds.PLANS; Craps here: pass,
-field, a place and a hardway; whatever the engine refuses is dropped and the rest offered
-again, as demo_rounds does), no more bets, the result (an automated shaker's dice and a
-generator's number come from simulate_devices), Pai Gow's settings by the house way and
-the reveal; then the dealer polls the round until it is settled. Every request's answer and
-time are kept; a probe sends GET /health/ every 0.5 s beside the dealers (the API baseline).
+each count in --tables and each way in --deal, the first N tables dealt for --seconds by
+--dealers processes (a thread a table, one HTTP connection each, through HAProxy). A table's
+round every --period seconds (a random length between the two; divided by --speed): open
+the round; the wagers (games.demo_rounds.PLANS; Craps here: pass, field, a place and a
+hardway; whatever the engine refuses is dropped and the rest offered again): `electronic`,
+a table that reads its layout sends the round's wagers in one request when betting ends;
+`terminal`, a dealer's terminal sends each player's wagers together, the six players over
+half the round; no more bets; the result (an automated shaker's dice and a generator's
+number come from simulate_devices), Pai Gow's settings by the house way and the reveal;
+then the dealer waits for the round.settled webhook (a GET only if none comes in 60 s, a
+problem). A request HAProxy sheds (503 `overloaded`) is sent again after its Retry-After
+with the same Idempotency-Key. Every request's answer and time are kept; a probe sends GET
+/health/ every 0.5 s beside the dealers (the API baseline).
 
-Reported per N: rounds dealt, result to settled (the round's result_at to settled_at,
-p50/p99), the API's p99 (all requests, wagers), /health/'s p99 beside it, the heartbeat lag
-(now - the store's last heartbeat, sampled every second over every device, p99, and p99 of
-lag / the device's own interval), devices gone stale, and the CPU (/proc) of web (gunicorn),
-workers (settlement, monitoring and beat), devices (the simulator), db (this database's
-PostgreSQL backends), redis (INFO: the whole server) and the dealers, next to the idle
-floor's and the machine's (/proc/stat: everyone's). The machine is shared: compare ratios.
+Reported per run: rounds dealt, result to settled (p50/p99), the API's p99 (all requests
+taken, wagers), /health/'s p99 beside it, the slowest answer, the requests shed, the
+heartbeat lag (now - the store's last heartbeat, sampled every second over every device, p99,
+and p99 of lag / the device's own interval), devices gone stale, tables suspended; the CPU
+(/proc) of each of the floor's process groups and its clients (the simulator, the dealers)
+next to the idle floor's and the machine's (/proc/stat: everyone's), the floor's CPU a
+round; the resident memory of each group and Redis's used_memory every 5 s, with the slope
+after the first third of the run; the requests a round. The machine is shared: compare
+ratios.
 
 Checks (exit 1): every round dealt is settled, each wager resolved at most once, one
 settlement entry a round, every ledger entry of these rounds sums to zero, each player's
-lines equal the resolution's net, no 5xx and no failed connection. --quick: 3 tables at
---speed 20 for 8 s, the same checks.
+lines equal the resolution's net, no 5xx but the balancer's `overloaded`, no failed
+connection, every settlement pushed; with --overload also no device stale, no table
+suspended and no answer over a second. --quick: 3 tables at --speed 20 for 8 s, both ways
+of dealing, the same checks.
 """
 
 import argparse
@@ -859,7 +873,7 @@ def balancer_start(web: int, devices: int, logs: Path, args: Any) -> tuple[Any, 
         "DEVICES_BIND": f"127.0.0.1:{devices_port}",
         "WEB_SERVER": f"127.0.0.1:{web}",
         "DEVICES_SERVER": f"127.0.0.1:{devices}",
-        "WEB_MAXCONN": str(args.web * WEB_THREADS),
+        "WEB_MAXCONN": str(args.web_maxconn),
         "DEVICES_MAXCONN": str(args.devices_web * WEB_THREADS),
         "PROBE_HOST": "127.0.0.1",
     }
@@ -1143,6 +1157,12 @@ def main() -> None:
         default="electronic,terminal",
         help="how the tables send wagers: electronic (a round's at once), terminal (a"
         " player's at once); each measured apart (electronic,terminal)",
+    )
+    parser.add_argument(
+        "--web-maxconn",
+        type=int,
+        default=(os.cpu_count() or 1) * 3,
+        help="requests the web works on at once, the rest queued by HAProxy (cores x 3)",
     )
     parser.add_argument("--devices-web", type=int, default=2, help="the devices' gunicorn workers")
     parser.add_argument("--simulators", type=int, default=2, help="simulate_devices processes")
