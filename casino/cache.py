@@ -4,7 +4,8 @@ floor read). The client is thread-safe and its pool checks the process id itself
 forked worker opens its own connections), so one a pool is enough.
 
 `window_count` is the request budgets' counter (casino/api/throttles.py): one atomic trip
-to Redis, with the reads a request makes anyway."""
+to Redis, with the reads a request makes anyway. `newer_set` keeps a value only if no later
+seq is stored (the round state's entries); `newer_done` lets such a value go."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -140,3 +141,34 @@ def newer_set(
         return False
     backend.set_many({key: value, seq_key(key): seq, **others}, timeout)
     return True
+
+
+# The seq `newer_done` leaves beside a value nobody writes again: above any real seq, and
+# exact as Lua's numbers (doubles) read it.
+DONE_SEQ = 2**52
+
+_NEWER_DONE = """
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+for i = 1, #KEYS do
+  if i ~= 2 then redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+end
+return 1
+"""
+
+
+def newer_done(key: str, timeout: int, kept_with: Iterable[str] = ()) -> None:
+    """A value `newer_set` wrote that nobody needs much longer: `key` and `kept_with` expire
+    in `timeout` seconds (a reader in flight still finds them), and for those seconds its
+    seq stands above any other, so a write landing late (its writer delayed) is refused
+    rather than kept under newer_set's long timeout. On Redis one atomic trip; elsewhere a
+    set and a touch a key. Raises what the backend raises."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    others = list(kept_with)
+    if isinstance(backend, RedisCache):
+        keys = [backend.make_and_validate_key(name) for name in (key, seq_key(key), *others)]
+        script = backend._cache.get_client(write=True).register_script(_NEWER_DONE)
+        script(keys=keys, args=[DONE_SEQ, timeout])
+        return
+    backend.set(seq_key(key), DONE_SEQ, timeout)
+    for name in (key, *others):
+        backend.touch(name, timeout)

@@ -80,7 +80,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
             opened_at=now,
             opened_by=acting_person(by),
         )
-        opened_keep(opened)
+        opened_keep(opened, last=last)
         return opened
 
 

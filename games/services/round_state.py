@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 
-from casino.cache import newer_set
+from casino.cache import newer_done, newer_set
 from casino.models import Table
 from casino.rows import read_columns, row_insert, rows_made
 from games.models import Round, RoundEvent
@@ -35,7 +35,10 @@ from games.rules.registry import engine_get
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# A round's state stays in the cache a day at most: an open round is played in minutes.
+# A round's entry stays in the cache a day at most while it is its table's latest round:
+# an open round is played in minutes, and the floor reads a settled one until the table's
+# next round opens. Then it is let go (`_let_go`): the cache holds a round a table, not a
+# day of rounds.
 KEEP_SECONDS = 24 * 60 * 60
 
 
@@ -261,13 +264,31 @@ def now_moved(round_: Round, event: Event, *, state: Any = None, wagers: int = 0
     return after
 
 
-def opened_keep(round_: Round) -> None:
+def opened_keep(round_: Round, *, last: Round | None = None) -> None:
     """A round just opened: its state (the table as its previous round left it, or a fresh
     table) into the cache once its transaction commits, at seq 0, so its first event and
-    every read of it find the state there instead of replaying its predecessor."""
+    every read of it find the state there instead of replaying its predecessor; and the
+    table's round before it, `last`, let go from the cache (`_let_go`)."""
     engine = engine_get(round_.game)
     options = engine.parse_options(round_.options)
     _keep_on_commit(round_, Now(engine, options, state_in(round_), seq=0, wagers=0))
+    if last is not None:
+        transaction.on_commit(lambda: _let_go(last))
+
+
+def _let_go(round_: Round) -> None:
+    """The round's entry and its pickled state to expire in SUPERSEDED_SECONDS: its table
+    has opened the next round, which starts from the row's `state_after` (`state_in`), and
+    the floor reads the next one. A read after that finds no entry and asks the record."""
+    key = _key(round_)
+    _written.pop(key, None)
+    try:  # after the commit: a cache that cannot be written never fails the request
+        entry = cache.get(key)
+        state_seq = entry.get("state_seq") if isinstance(entry, dict) else None
+        kept = [] if state_seq is None else [_state_key(key, state_seq)]
+        newer_done(key, SUPERSEDED_SECONDS, kept_with=kept)
+    except Exception as error:  # it expires with KEEP_SECONDS instead
+        log.warning("round state cache entry not let go: %s", error)
 
 
 def _key(round_: Round) -> str:
@@ -342,8 +363,9 @@ def states_read(
     row (`state_after`); one in progress from the cache, else from its events.
 
     `cache_first`: the rounds were read without their rows' states (the floor reads
-    values): a settled round's comes from the cache too (its entry is kept a day), and only
-    those the cache lacks are read from their rows, in one query."""
+    values): a settled round's comes from the cache too (its entry is kept while it is its
+    table's latest round), and only those the cache lacks are read from their rows, in one
+    query."""
     read: dict[int, tuple[Engine, Any, Any]] = {}
     from_cache = []
     from_row = []
