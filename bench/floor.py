@@ -4,7 +4,7 @@ through `manage.py simulate_devices`.
 
     .venv/bin/python bench/floor.py [--tables 1,20,100] [--seconds 120] [--period 30,60]
         [--speed 1] [--deal electronic,terminal] [--dealers 2] [--idle 10] [--concurrency 2]
-        [--web 5] [--web-maxconn 6] [--devices-web 2] [--simulators 2] [--hooks 2]
+        [--web 5] [--web-maxconn 4] [--devices-web 2] [--simulators 2] [--hooks 2]
         [--overload] [--quick] [--keep]
 
 Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust), Redis at 127.0.0.1:6379 and
@@ -1161,8 +1161,8 @@ def main() -> None:
     parser.add_argument(
         "--web-maxconn",
         type=int,
-        default=(os.cpu_count() or 1) * 3,
-        help="requests the web works on at once, the rest queued by HAProxy (cores x 3)",
+        default=(os.cpu_count() or 1) * 2,
+        help="requests the web works on at once, the rest queued by HAProxy (cores x 2)",
     )
     parser.add_argument("--devices-web", type=int, default=2, help="the devices' gunicorn workers")
     parser.add_argument("--simulators", type=int, default=2, help="simulate_devices processes")
