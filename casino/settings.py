@@ -359,6 +359,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_WORKER_PREFETCH_MULTIPLIER",
 # and the messages come back: a second settlement is a no-op). True, Celery 6's default,
 # kills the worker when Redis comes back here (celery#7185, #9250): seen in our tests.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A pool process is replaced once it has run this many tasks, or once its resident memory
+# passes this many KiB after a task: the task it is running always ends (and is
+# acknowledged) first, and the messages taken ahead are the main process's, so a replaced
+# process loses nothing (docs/deploy.md, Memory budgets). 0 turns either off.
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("CELERY_WORKER_MAX_TASKS_PER_CHILD", 10000) or None
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = (
+    env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", 256 * 1024) or None
+)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_TIMEZONE = TIME_ZONE

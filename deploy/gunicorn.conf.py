@@ -26,6 +26,13 @@ worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 30
+# A worker is replaced after about this many requests, the jitter apart so the workers of a
+# machine are not replaced together (each finishes its requests in flight first, within
+# graceful_timeout): what a long-lived process keeps growing (the allocator's arenas, the
+# caches each bounded on its own) stays within the web worker's memory budget
+# (docs/deploy.md, Memory budgets). 0 turns it off.
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "50000"))
+max_requests_jitter = int(os.environ.get("WEB_MAX_REQUESTS_JITTER", str(max_requests // 10)))
 accesslog = "-"
 errorlog = "-"
 # gunicorn's combined line, then the time taken and the request id the answer carries

@@ -127,6 +127,8 @@ def test_postgres_and_redis():
     conf = (DEPLOY / "redis.conf").read_text()
     assert re.search(r"^appendonly yes$", conf, re.M)
     assert re.search(r"^maxmemory-policy noeviction$", conf, re.M)
+    # A stated budget (docs/deploy.md, Memory budgets): an error past it, not the OOM killer.
+    assert re.search(r"^maxmemory 512mb$", conf, re.M)
 
 
 def test_exactly_one_beat_that_cannot_be_scaled():
@@ -187,6 +189,29 @@ def test_gunicorn_listens_where_compose_and_the_probe_expect(monkeypatch):
     assert config["bind"] == "0.0.0.0:8000"
     # One metrics directory per server, by its port, when none is given.
     assert config["metrics_dir"].endswith("casino-metrics-8000")
+
+
+def test_gunicorn_replaces_a_worker_after_its_requests_each_at_its_own_count(monkeypatch, tmp_path):
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
+    for name in ("WEB_MAX_REQUESTS", "WEB_MAX_REQUESTS_JITTER"):
+        monkeypatch.delenv(name, raising=False)
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert (config["max_requests"], config["max_requests_jitter"]) == (50000, 5000)
+    monkeypatch.setenv("WEB_MAX_REQUESTS", "800")
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert (config["max_requests"], config["max_requests_jitter"]) == (800, 80)
+    # gunicorn reads them as its own settings.
+    gunicorn = Config()
+    gunicorn.set("max_requests", config["max_requests"])
+    gunicorn.set("max_requests_jitter", config["max_requests_jitter"])
+    assert (gunicorn.max_requests, gunicorn.max_requests_jitter) == (800, 80)
+
+
+def test_celery_replaces_a_pool_process_past_its_memory_or_tasks():
+    from casino.celery import app
+
+    assert app.conf.worker_max_memory_per_child == 256 * 1024  # KiB
+    assert app.conf.worker_max_tasks_per_child == 10000
 
 
 def test_gunicorn_s_access_line_carries_the_time_and_the_request_id(monkeypatch, tmp_path):
