@@ -4,7 +4,7 @@ through `manage.py simulate_devices`.
 
     .venv/bin/python bench/floor.py [--tables 1,20,100] [--seconds 120] [--period 30,60]
         [--speed 1] [--deal electronic,terminal] [--dealers 2] [--idle 10] [--concurrency 2]
-        [--web 5] [--web-maxconn 4] [--devices-web 2] [--simulators 2] [--hooks 2]
+        [--web 5] [--web-maxconn 3] [--devices-web 2] [--simulators 2] [--hooks 2]
         [--overload] [--quick] [--keep]
 
 Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust), Redis at 127.0.0.1:6379 and
@@ -902,6 +902,7 @@ def stack_start(env: dict[str, str], logs: Path, args: Any) -> tuple[int, dict[s
     beat, the webhooks worker; then the devices' simulator, through the devices' way in."""
     from casino.demo import DEMO_HOLDER
 
+    env = {**env, "MALLOC_ARENA_MAX": "2"}  # as deploy/production.env.example sets it
     gunicorn, port = gunicorn_start(env, args.web, logs)
     devices_web, devices_port = gunicorn_start(env, args.devices_web, logs, app=DEVICES_APP)
     balancer, floor_port, devices_in = balancer_start(port, devices_port, logs, args)
@@ -1161,8 +1162,8 @@ def main() -> None:
     parser.add_argument(
         "--web-maxconn",
         type=int,
-        default=(os.cpu_count() or 1) * 2,
-        help="requests the web works on at once, the rest queued by HAProxy (cores x 2)",
+        default=(os.cpu_count() or 1) + 1,
+        help="requests the web works on at once, the rest queued by HAProxy (cores + 1)",
     )
     parser.add_argument("--devices-web", type=int, default=2, help="the devices' gunicorn workers")
     parser.add_argument("--simulators", type=int, default=2, help="simulate_devices processes")
