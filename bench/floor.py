@@ -862,7 +862,7 @@ def celery_start(
 
 def balancer_start(web: int, devices: int, logs: Path, args: Any) -> tuple[Any, int, int]:
     """deploy/haproxy.cfg in front of the web and the devices' web: the API's way in and the
-    devices' own, once it has found both servers ready."""
+    devices' own, once each answers through it (its health checks have found the server)."""
     haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
     if not Path(haproxy).exists():
         raise BenchFailure("haproxy is not installed: apt-get install haproxy (deploy/haproxy.cfg)")
@@ -881,7 +881,7 @@ def balancer_start(web: int, devices: int, logs: Path, args: Any) -> tuple[Any, 
         [haproxy, "-db", "-f", str(ROOT / "deploy/haproxy.cfg")], env, logs / "haproxy.log"
     )
     deadline = time.monotonic() + 30
-    for port, path in ((floor_port, "/ready/"), (devices_port, "/ready/")):
+    for port, path in ((floor_port, "/health/"), (devices_port, "/health/")):
         while True:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise BenchFailure(f"haproxy did not start:\n{tail(logs / 'haproxy.log')}")

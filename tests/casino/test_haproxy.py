@@ -49,6 +49,7 @@ def test_the_503_is_the_apis_one_error_body_with_retry_after() -> None:
     assert status == "HTTP/1.1 503 Service Unavailable"
     assert headers["content-type"] == "application/json"
     assert int(headers["retry-after"]) >= 1
+    assert int(headers["content-length"]) == len(body)  # the connection can be kept
     error = json.loads(body)
     assert set(error) == {"status", "code", "detail", "reasons", "fields"}
     assert (error["status"], error["code"]) == (503, "overloaded")
@@ -168,6 +169,8 @@ def test_overload_is_shed_at_once_and_devices_never_wait(balancer: dict) -> None
     for port in (balancer["devices"], floor):
         status, _, _, took = get(port, "/devices/v1/heartbeat")
         assert status == 200 and took < 0.25, (port, status, took)
+        for private in ("/ready/", "/metrics"):  # never routed from the public side
+            assert get(port, private)[0] == 404, (port, private)
     for thread in threads:
         thread.join()
     statuses = sorted(status for status, _, _, _ in answers.values())
