@@ -712,7 +712,7 @@ class Run:
 
     def ms(self, what: set[str] | None, q: float) -> float:
         """The q-th answer time of the requests the floor took (shed ones apart)."""
-        ok = [ms for w, ms, s in self.answers if (what is None or w in what) and s not in (SHED,)]
+        ok = [ms for w, ms, s in self.answers if (what is None or w in what) and s != SHED]
         return percentile(ok, q)
 
     def cores(self, group: str) -> float:
