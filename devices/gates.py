@@ -29,7 +29,7 @@ from typing import Any
 from casino.actors import is_device
 from casino.models import Table
 from casino.services.errors import FloorRefused
-from casino.services.tables import table_options_in_force
+from casino.services.tables import RulesInForce, table_options_in_force
 from devices import rules
 from devices.models import Device
 from games.rules.core import cite
@@ -151,10 +151,13 @@ def _read(round_: Any, devices: DevicesNow | None) -> DevicesNow:
     return devices if devices is not None else devices_now(round_)
 
 
-def table_needs(table: Table, now: datetime) -> tuple[rules.Need, ...]:
-    """The devices this table needs, under the Rules Submission in force at `now`."""
+def table_needs(
+    table: Table, now: datetime, in_force: RulesInForce | None = None
+) -> tuple[rules.Need, ...]:
+    """The devices this table needs, under the Rules Submission in force at `now`
+    (`in_force`: read already)."""
     try:
-        options = table_options_in_force(table, now)[1]
+        options = table_options_in_force(table, now, in_force)[1]
     except FloorRefused:
         options = {}  # the floor's own gate names the missing Rules Submission
     return rules.needs(
@@ -162,11 +165,13 @@ def table_needs(table: Table, now: datetime) -> tuple[rules.Need, ...]:
     )
 
 
-def device_refusals(table: Table, now: datetime, *, opening: bool) -> list[str]:
+def device_refusals(
+    table: Table, now: datetime, *, opening: bool, in_force: RulesInForce | None = None
+) -> list[str]:
     """Why the table's devices stop it opening (or starting a round) now."""
     found = in_service(table)
     reasons = []
-    for need in table_needs(table, now):
+    for need in table_needs(table, now, in_force):
         if not opening and not need.blocks_rounds:
             continue
         device = found.get((need.kind, need.position))

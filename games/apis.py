@@ -262,8 +262,11 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         log_context(table=round_.table_id, round=round_.pk)  # on every line it logs
         return round_
 
-    def _answer(self, round_: Round, status: int = 200) -> Response:
-        round_.refresh_from_db()
+    def _answer(self, round_: Round, status: int = 200, *, fresh: bool = False) -> Response:
+        """The round as it is now: read again after the write, unless the service gave back
+        the row it wrote (`fresh`: the round it opened, its table with it)."""
+        if not fresh:
+            round_.refresh_from_db()
         round_.__dict__.pop("_table_view", None)  # read after the write, once
         return Response(represented(RoundDetailSerializer, round_), status=status)
 
@@ -296,7 +299,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ScopedViewS
         log_context(table=table.pk)
         round_ = rounds.round_open(table, by=request.user, now=timezone.now())
         log_context(round=round_.pk)
-        return self._answer(round_, 201)
+        return self._answer(round_, 201, fresh=True)
 
     @extend_schema(request=WagersInSerializer, responses={201: WagersOutSerializer})
     @action(detail=True, methods=["post"])

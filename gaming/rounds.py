@@ -20,7 +20,7 @@ from casino.actors import acting_person, is_device
 from casino.models import Table
 from casino.rules.text import PLAYER_NAME_MAX_LENGTH, shown_name
 from casino.services.errors import FloorInvalid, FloorRefused, permission_check
-from casino.services.tables import table_options_in_force, table_suspend_by_rule
+from casino.services.tables import rules_in_force, table_options_in_force, table_suspend_by_rule
 from devices import gates as device_gates
 from devices import rules as device_rules
 from games import flow
@@ -54,19 +54,25 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
     """Start the next round when the table may start one (the gate of issue 6)."""
     permission_check(by, RUN, "open a round")
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        round_start_check(table, now)
-        current = table.rounds.filter(status__in=Round.IN_PROGRESS).first()
-        if current is not None:
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("holder", "layout")
+            .get(pk=table.pk)
+        )
+        rules = rules_in_force(table, now)  # read once for the gates and the round
+        round_start_check(table, now, rules)
+        # Only the latest round can be in progress: none opens while one is (this check,
+        # under the table's lock), so one read answers both questions.
+        last = table.rounds.order_by("-number").first()
+        if last is not None and last.status in Round.IN_PROGRESS:
             raise FloorRefused(
                 f"Starting a round at {table.number}",
-                [f"{current} is {current.get_status_display().lower()}"],
+                [f"{last} is {last.get_status_display().lower()}"],
             )
-        submission, options = table_options_in_force(table, now)
+        submission, options = table_options_in_force(table, now, rules)
         if table.game == "sic_bo":
             # § 625a.5(b): the round's shaker is fixed as it opens (the waits and gates read it).
             options = device_gates.round_shaker(table, options)
-        last = table.rounds.order_by("-number").first()
         # The game carries on from the last round unless the table has closed since.
         carries = last is not None and flow.game_carries(table.closed_at, last.opened_at)
         metrics.on_commit(metrics.ROUNDS_OPENED.labels(table.game).inc)

@@ -14,7 +14,13 @@ from django.db import transaction
 
 from casino.models import SicBoOpeningInspection, Table
 from casino.services.errors import FloorRefused, by_actor, permission_check
-from casino.services.tables import compliance_refusals, table_status_record, table_status_set
+from casino.services.tables import (
+    RulesInForce,
+    compliance_refusals,
+    rules_in_force,
+    table_status_record,
+    table_status_set,
+)
 from devices.gates import automated_shaker_in_use, device_refusals
 from games.services.rounds import close_refusals
 
@@ -24,21 +30,30 @@ def opening_refusals(table: Table, now: datetime) -> list[str]:
     reasons = []
     if table.status == Table.Status.OPEN:
         reasons.append(f"{table.number} is already open")
-    reasons += compliance_refusals(table, now) + _sic_bo_inspection_refusals(table, now)
-    return reasons + device_refusals(table, now, opening=True)
+    rules = rules_in_force(table, now)
+    reasons += compliance_refusals(table, now, rules) + _sic_bo_inspection_refusals(table, now)
+    return reasons + device_refusals(table, now, opening=True, in_force=rules)
 
 
-def round_start_refusals(table: Table, now: datetime) -> list[str]:
-    """Everything that stops a round starting now: the table is open and still compliant."""
+def round_start_refusals(
+    table: Table, now: datetime, rules: RulesInForce | None = None
+) -> list[str]:
+    """Everything that stops a round starting now: the table is open and still compliant
+    (`rules`: the Rules Submission in force at `now`, read already)."""
     reasons = []
     if table.status != Table.Status.OPEN:
         reasons.append(f"{table.number} is {table.get_status_display().lower()}, not open")
-    return reasons + compliance_refusals(table, now) + device_refusals(table, now, opening=False)
+    rules = rules or rules_in_force(table, now)
+    return (
+        reasons
+        + compliance_refusals(table, now, rules)
+        + device_refusals(table, now, opening=False, in_force=rules)
+    )
 
 
-def round_start_check(table: Table, now: datetime) -> None:
+def round_start_check(table: Table, now: datetime, rules: RulesInForce | None = None) -> None:
     """FloorRefused unless a round may start at the table now (issue 7 calls this)."""
-    reasons = round_start_refusals(table, now)
+    reasons = round_start_refusals(table, now, rules)
     if reasons:
         raise FloorRefused(f"Starting a round at {table.number}", reasons)
 

@@ -69,13 +69,14 @@ class RulesSubmission(Filed):
 
     @classmethod
     def in_force(
-        cls, holder: CertificateHolder, game: str, at: datetime
+        cls, holder: CertificateHolder | int, game: str, at: datetime
     ) -> "RulesSubmission | None":
-        """The approved version in force at `at`, or None."""
+        """The approved version in force at `at`, or None (its holder read with it: the
+        refusals name it). `holder` may be the holder's id."""
+        holder_id = holder if isinstance(holder, int) else holder.pk
         return (
-            cls.objects.filter(
-                holder=holder, game=game, status=Lifecycle.APPROVED, effective_at__lte=at
-            )
+            cls.objects.select_related("holder")
+            .filter(holder_id=holder_id, game=game, status=Lifecycle.APPROVED, effective_at__lte=at)
             .order_by("-effective_at")
             .first()
         )

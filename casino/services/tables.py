@@ -7,6 +7,7 @@ periodic task: dates are compared with `now` at the moment of action.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -44,12 +45,28 @@ def _when(moment: datetime) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z")
 
 
-def table_options_in_force(table: Table, now: datetime) -> tuple[RulesSubmission, dict[str, Any]]:
-    """The Rules Submission in force and the engine options it gives this table.
+@dataclass(frozen=True)
+class RulesInForce:
+    """The Rules Submission in force at a table at a moment (None when there is none),
+    read once for all of a gate's checks: each would otherwise read it again."""
+
+    submission: RulesSubmission | None
+
+
+def rules_in_force(table: Table, now: datetime) -> RulesInForce:
+    """The Rules Submission in force at the table at `now` (58 Pa. Code § 601a.2)."""
+    return RulesInForce(RulesSubmission.in_force(table.holder_id, table.game, now))
+
+
+def table_options_in_force(
+    table: Table, now: datetime, rules: RulesInForce | None = None
+) -> tuple[RulesSubmission, dict[str, Any]]:
+    """The Rules Submission in force and the engine options it gives this table (`rules`:
+    that submission read already).
 
     FloorRefused when there is none: no round is played without one.
     """
-    submission = RulesSubmission.in_force(table.holder, table.game, now)
+    submission = (rules or rules_in_force(table, now)).submission
     if submission is None:
         raise FloorRefused("Rules", [_no_submission(table)])
     return submission, _options_at(table, submission)
@@ -76,9 +93,11 @@ def _no_submission(table: Table) -> str:
     )
 
 
-def _rules_refusals(table: Table, now: datetime) -> tuple[list[str], dict[str, object] | None]:
+def _rules_refusals(
+    table: Table, rules: RulesInForce
+) -> tuple[list[str], dict[str, object] | None]:
     """What the Rules Submission in force says about this table; and its options."""
-    submission = RulesSubmission.in_force(table.holder, table.game, now)
+    submission = rules.submission
     if submission is None:
         return [_no_submission(table)], None
     name = f"the Rules Submission in force ({submission})"
@@ -142,6 +161,7 @@ def _location_refusals(table: Table, now: datetime) -> list[str]:
             "the drop box and tip box locations have not been approved by the Bureau of "
             f"Casino Compliance ({DROP_BOX_SECTIONS[table.game]}, § 601a.10(g))"
         ]
+    approval.table = table  # its refusals read the table's game: not read again
     return approval.refusals()
 
 
@@ -187,10 +207,13 @@ def _table_refusals(table: Table) -> list[str]:
     return []
 
 
-def compliance_refusals(table: Table, now: datetime) -> list[str]:
-    """Rules in force, approved layout, approved box locations, equipment in date."""
+def compliance_refusals(
+    table: Table, now: datetime, rules: RulesInForce | None = None
+) -> list[str]:
+    """Rules in force, approved layout, approved box locations, equipment in date (`rules`:
+    the Rules Submission in force at `now`, read already)."""
     reasons = _table_refusals(table)
-    rules_reasons, options = _rules_refusals(table, now)
+    rules_reasons, options = _rules_refusals(table, rules or rules_in_force(table, now))
     reasons += rules_reasons
     reasons += _layout_refusals(table, options)
     reasons += _location_refusals(table, now)
