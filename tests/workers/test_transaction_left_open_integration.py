@@ -25,11 +25,15 @@ from tests.workers.test_settlement_integration import wait_until, worker_start
 
 pytestmark = pytest.mark.integration
 
-SEND = """
+# Sent one at a time: the filesystem broker does not keep the order of messages sent
+# together, and the limited task must be the one waiting on the lock.
+SEND_LIMITED = """
 from casino.celery import app
-limited = app.send_task("monitoring.webhooks_sweep", soft_time_limit=1, time_limit=15)
-after = app.send_task("monitoring.webhooks_sweep")
-print(limited.id, after.id)
+print(app.send_task("monitoring.webhooks_sweep", soft_time_limit=1, time_limit=15).id)
+"""
+SEND_AFTER = """
+from casino.celery import app
+print(app.send_task("monitoring.webhooks_sweep").id)
 """
 HOLD_SECONDS = 2.5  # past the soft limit of 1 s, well within SQLite's busy timeout (20 s)
 
@@ -57,8 +61,9 @@ def test_a_soft_limit_landing_in_begin_leaves_no_transaction_open(tmp_path: Path
         holder = sqlite3.connect(database, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")  # the floor's write lock, held by another process
         try:
-            limited, after = manage(env, "shell", "-c", SEND).stdout.split()[-2:]
+            limited = manage(env, "shell", "-c", SEND_LIMITED).stdout.split()[-1]
             wait_until(lambda: limited.encode() in log.read_bytes(), 20, "the task taken", log)
+            after = manage(env, "shell", "-c", SEND_AFTER).stdout.split()[-1]
             time.sleep(HOLD_SECONDS)
         finally:
             holder.execute("COMMIT")
