@@ -16,6 +16,9 @@ reached costs a replay, never a wrong answer.
 import contextvars
 import functools
 import logging
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -281,7 +284,7 @@ def _let_go(round_: Round) -> None:
     has opened the next round, which starts from the row's `state_after` (`state_in`), and
     the floor reads the next one. A read after that finds no entry and asks the record."""
     key = _key(round_)
-    _written.pop(key, None)
+    _written.pop(key)
     try:  # after the commit: a cache that cannot be written never fails the request
         entry = cache.get(key)
         state_seq = entry.get("state_seq") if isinstance(entry, dict) else None
@@ -462,10 +465,57 @@ def _keep_on_commit(round_: Round, now: Now) -> None:
     transaction.on_commit(lambda: _keep({key: now}))
 
 
-# The states this process wrote last, by cache key (a few hundred rounds at most), without
-# their entries' pickled states.
-_written: dict[str, Now] = {}
 WRITTEN_MAX = 512
+WRITTEN_SECONDS = 120.0
+
+
+class _Written:
+    """The states this process wrote last, by cache key, without their entries' pickled
+    states: those written in the last WRITTEN_SECONDS, WRITTEN_MAX at most, the oldest
+    forgotten first. A round's next write usually comes within a round's length; one
+    forgotten costs that write a read of its pickled state. Kept by age, not until full:
+    a round ends in whichever process opens its table's next round (`_let_go`), so the
+    others would hold its state until WRITTEN_MAX, tens of MB a web process (the soak in
+    bench/README.md)."""
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[str, tuple[float, Now]] = OrderedDict()
+        self._lock = threading.Lock()  # a gthread worker's threads share it
+
+    def get(self, key: str) -> Now | None:
+        with self._lock:
+            kept = self._states.get(key)
+        return None if kept is None else kept[1]
+
+    def put(self, key: str, now: Now) -> None:
+        at = time.monotonic()
+        with self._lock:
+            self._states[key] = (at, now)
+            self._states.move_to_end(key)
+            while self._states:
+                oldest, (written_at, _) = next(iter(self._states.items()))
+                if len(self._states) <= WRITTEN_MAX and at - written_at <= WRITTEN_SECONDS:
+                    break
+                del self._states[oldest]
+
+    def pop(self, key: str) -> None:
+        with self._lock:
+            self._states.pop(key, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+    def __contains__(self, key: str) -> bool:
+        with self._lock:
+            return key in self._states
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._states)
+
+
+_written = _Written()
 # An entry's events after its pickled state, at most: a wager pickles the state (which
 # grows with the round's wagers) once in this many events, not on every one.
 TAIL_MAX = 16
@@ -477,8 +527,6 @@ def _keep(states: dict[str, Now]) -> None:
     cache holds that round at a later seq already (casino.cache.newer_set): two commits'
     writes landing out of order leave the later, so a read never goes back to an older
     state than the cache has shown."""
-    if len(_written) > WRITTEN_MAX:
-        _written.clear()
     for key, now in states.items():
         pickled: dict[str, Any] = {}
         superseded = None
@@ -494,12 +542,12 @@ def _keep(states: dict[str, Now]) -> None:
                 "state_seq": now.base_seq,
                 "tail": now.tail,
             }
-            _written[key] = replace(now, tail=())
+            _written.put(key, replace(now, tail=()))
             kept = newer_set(key, now.seq, entry, KEEP_SECONDS, kept_with=pickled)
             if kept and superseded is not None:
                 # Not kept a day beside the new one (each is the whole state): a reader that
                 # has just read an entry naming it still finds it for a while.
                 cache.touch(superseded, SUPERSEDED_SECONDS)
         except Exception as error:  # the next request rebuilds it
-            _written.pop(key, None)
+            _written.pop(key)
             log.warning("round state cache not written: %s", error)

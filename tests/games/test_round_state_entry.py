@@ -56,11 +56,11 @@ def test_a_process_behind_plays_the_entrys_events_from_its_own_state(monkeypatch
     cache.clear()
     round_ = placed_one_by_one(5)
     key = _key(round_)
-    mine = _written[key]
+    mine = _written.get(key)
     assert mine.seq == 5
     place(round_, wager("ann", "big", "25"), wager("bob", "total:9", "5"))
     place(round_, wager("carl", "small", "15"))
-    _written[key] = mine  # as if another process took the last two events
+    _written.put(key, mine)  # as if another process took the last two events
 
     def refused(data):
         raise AssertionError("unpickled: the entry's events after seq 5 were enough")
