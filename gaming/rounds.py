@@ -54,15 +54,14 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
     """Start the next round when the table may start one (the gate of issue 6)."""
     permission_check(by, RUN, "open a round")
     with transaction.atomic():
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("holder", "layout")
-            .get(pk=table.pk)
-        )
+        # Its layout is read after the lock, not joined to it: a join's rows are those from
+        # before a wait for the lock.
+        table = Table.objects.select_for_update().get(pk=table.pk)
         rules = rules_in_force(table, now)  # read once for the gates and the round
         round_start_check(table, now, rules)
         # Only the latest round can be in progress: none opens while one is (this check,
-        # under the table's lock), so one read answers both questions.
+        # under the table's lock; the one_round_in_progress_per_table index), so one read
+        # answers both questions.
         last = table.rounds.order_by("-number").first()
         if last is not None and last.status in Round.IN_PROGRESS:
             raise FloorRefused(

@@ -478,18 +478,21 @@ class _Written:
     others would hold its state until WRITTEN_MAX, tens of MB a web process (the soak in
     bench/README.md)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._states: OrderedDict[str, tuple[float, Now]] = OrderedDict()
         self._lock = threading.Lock()  # a gthread worker's threads share it
+        self._clock = clock
 
     def get(self, key: str) -> Now | None:
         with self._lock:
             kept = self._states.get(key)
-        return None if kept is None else kept[1]
+        if kept is None or self._clock() - kept[0] > WRITTEN_SECONDS:
+            return None
+        return kept[1]
 
     def put(self, key: str, now: Now) -> None:
-        at = time.monotonic()
         with self._lock:
+            at = self._clock()
             self._states[key] = (at, now)
             self._states.move_to_end(key)
             while self._states:
@@ -507,8 +510,7 @@ class _Written:
             self._states.clear()
 
     def __contains__(self, key: str) -> bool:
-        with self._lock:
-            return key in self._states
+        return self.get(key) is not None
 
     def __len__(self) -> int:
         with self._lock:

@@ -5,7 +5,6 @@ ever touched (the other processes' rounds end where their tables' next rounds op
 
 import pytest
 
-from games.services import round_state
 from games.services.round_state import WRITTEN_MAX, WRITTEN_SECONDS, _Written
 
 
@@ -18,19 +17,18 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    clock = Clock()
-    monkeypatch.setattr(round_state.time, "monotonic", clock)
-    return clock
+def clock():
+    return Clock()
 
 
 def test_a_state_is_forgotten_once_nothing_was_written_for_written_seconds(clock):
-    written = _Written()
+    written = _Written(clock)
     written.put("round-1", "state 1")  # any value: the class never looks inside
     clock.now += WRITTEN_SECONDS
     written.put("round-2", "state 2")
     assert written.get("round-1") == "state 1"  # WRITTEN_SECONDS old: still kept
     clock.now += 1
+    assert written.get("round-1") is None  # older: not answered, though not yet dropped
     written.put("round-3", "state 3")
     assert written.get("round-1") is None and "round-1" not in written
     assert (written.get("round-2"), written.get("round-3"), len(written)) == (
@@ -41,7 +39,7 @@ def test_a_state_is_forgotten_once_nothing_was_written_for_written_seconds(clock
 
 
 def test_a_state_written_again_is_young_again(clock):
-    written = _Written()
+    written = _Written(clock)
     written.put("round-1", "seq 0")
     clock.now += WRITTEN_SECONDS - 1
     written.put("round-1", "seq 4")  # the same round's next write
@@ -51,7 +49,7 @@ def test_a_state_written_again_is_young_again(clock):
 
 
 def test_at_most_written_max_the_oldest_forgotten_first(clock):
-    written = _Written()
+    written = _Written(clock)
     for n in range(WRITTEN_MAX + 3):
         written.put(f"round-{n}", n)
     assert len(written) == WRITTEN_MAX
@@ -60,7 +58,7 @@ def test_at_most_written_max_the_oldest_forgotten_first(clock):
 
 
 def test_pop_forgets_one_and_a_missing_one_is_no_error(clock):
-    written = _Written()
+    written = _Written(clock)
     written.put("round-1", "state")
     written.pop("round-1")
     written.pop("round-1")
