@@ -57,8 +57,8 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
         # Its layout is read after the lock, not joined to it: a join's rows are those from
         # before a wait for the lock.
         table = Table.objects.select_for_update().get(pk=table.pk)
-        rules = rules_in_force(table, now)  # read once for the gates and the round
-        round_start_check(table, now, rules)
+        in_force = rules_in_force(table, now)  # read once for the gates and the round
+        round_start_check(table, now, in_force)
         # Only the latest round can be in progress: none opens while one is (this check,
         # under the table's lock; the one_round_in_progress_per_table index), so one read
         # answers both questions.
@@ -68,7 +68,7 @@ def round_open(table: Table, *, by: Any, now: datetime) -> Round:
                 f"Starting a round at {table.number}",
                 [f"{last} is {last.get_status_display().lower()}"],
             )
-        submission, options = table_options_in_force(table, now, rules)
+        submission, options = table_options_in_force(table, now, in_force)
         if table.game == "sic_bo":
             # § 625a.5(b): the round's shaker is fixed as it opens (the waits and gates read it).
             options = device_gates.round_shaker(table, options)

@@ -30,30 +30,30 @@ def opening_refusals(table: Table, now: datetime) -> list[str]:
     reasons = []
     if table.status == Table.Status.OPEN:
         reasons.append(f"{table.number} is already open")
-    rules = rules_in_force(table, now)
-    reasons += compliance_refusals(table, now, rules) + _sic_bo_inspection_refusals(table, now)
-    return reasons + device_refusals(table, now, opening=True, in_force=rules)
+    in_force = rules_in_force(table, now)
+    reasons += compliance_refusals(table, now, in_force) + _sic_bo_inspection_refusals(table, now)
+    return reasons + device_refusals(table, now, opening=True, in_force=in_force)
 
 
 def round_start_refusals(
-    table: Table, now: datetime, rules: RulesInForce | None = None
+    table: Table, now: datetime, in_force: RulesInForce | None = None
 ) -> list[str]:
     """Everything that stops a round starting now: the table is open and still compliant
-    (`rules`: the Rules Submission in force at `now`, read already)."""
+    (`in_force`: the Rules Submission in force at `now`, read already)."""
     reasons = []
     if table.status != Table.Status.OPEN:
         reasons.append(f"{table.number} is {table.get_status_display().lower()}, not open")
-    rules = rules or rules_in_force(table, now)
+    in_force = in_force or rules_in_force(table, now)
     return (
         reasons
-        + compliance_refusals(table, now, rules)
-        + device_refusals(table, now, opening=False, in_force=rules)
+        + compliance_refusals(table, now, in_force)
+        + device_refusals(table, now, opening=False, in_force=in_force)
     )
 
 
-def round_start_check(table: Table, now: datetime, rules: RulesInForce | None = None) -> None:
+def round_start_check(table: Table, now: datetime, in_force: RulesInForce | None = None) -> None:
     """FloorRefused unless a round may start at the table now (issue 7 calls this)."""
-    reasons = round_start_refusals(table, now, rules)
+    reasons = round_start_refusals(table, now, in_force)
     if reasons:
         raise FloorRefused(f"Starting a round at {table.number}", reasons)
 

@@ -59,14 +59,14 @@ def rules_in_force(table: Table, now: datetime) -> RulesInForce:
 
 
 def table_options_in_force(
-    table: Table, now: datetime, rules: RulesInForce | None = None
+    table: Table, now: datetime, in_force: RulesInForce | None = None
 ) -> tuple[RulesSubmission, dict[str, Any]]:
-    """The Rules Submission in force and the engine options it gives this table (`rules`:
-    that submission read already).
+    """The Rules Submission in force and the engine options it gives this table
+    (`in_force`: that submission read already).
 
     FloorRefused when there is none: no round is played without one.
     """
-    submission = (rules or rules_in_force(table, now)).submission
+    submission = (in_force or rules_in_force(table, now)).submission
     if submission is None:
         raise FloorRefused("Rules", [_no_submission(table)])
     return submission, _options_at(table, submission)
@@ -94,10 +94,10 @@ def _no_submission(table: Table) -> str:
 
 
 def _rules_refusals(
-    table: Table, rules: RulesInForce
+    table: Table, in_force: RulesInForce
 ) -> tuple[list[str], dict[str, object] | None]:
     """What the Rules Submission in force says about this table; and its options."""
-    submission = rules.submission
+    submission = in_force.submission
     if submission is None:
         return [_no_submission(table)], None
     name = f"the Rules Submission in force ({submission})"
@@ -208,12 +208,12 @@ def _table_refusals(table: Table) -> list[str]:
 
 
 def compliance_refusals(
-    table: Table, now: datetime, rules: RulesInForce | None = None
+    table: Table, now: datetime, in_force: RulesInForce | None = None
 ) -> list[str]:
-    """Rules in force, approved layout, approved box locations, equipment in date (`rules`:
-    the Rules Submission in force at `now`, read already)."""
+    """Rules in force, approved layout, approved box locations, equipment in date
+    (`in_force`: the Rules Submission in force at `now`, read already)."""
     reasons = _table_refusals(table)
-    rules_reasons, options = _rules_refusals(table, rules or rules_in_force(table, now))
+    rules_reasons, options = _rules_refusals(table, in_force or rules_in_force(table, now))
     reasons += rules_reasons
     reasons += _layout_refusals(table, options)
     reasons += _location_refusals(table, now)
