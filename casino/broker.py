@@ -16,7 +16,8 @@ response callbacks anew (redis-py issue #3624), which made about a quarter of a 
 own CPU around a task (bench/settlement.py --profile-worker). A client holds no
 connection of its own (it takes one from the pool for each command), so one serves them
 all. Not for `rediss://` (settings.py): kombu sets up TLS only for a transport named
-"rediss".
+"rediss". Through Sentinel (`RedisSentinelTransport`), kombu's Sentinel transport with the
+same changes.
 
 On the connection a worker's event loop polls (its consumer's), an acknowledgement
 (`AcknowledgingQoS`) is still made once the task is done (the settlement's late
@@ -118,8 +119,8 @@ class AcknowledgingQoS(redis.QoS):
             )
 
 
-class RedisChannel(redis.Channel):
-    QoS = AcknowledgingQoS
+class KeptClient:
+    """A channel's clients kept, one a connection pool (the module's docstring)."""
 
     def _create_client(self, asynchronous: bool = False) -> Any:  # kombu's signature
         pool = self.async_pool if asynchronous else self.pool
@@ -131,8 +132,9 @@ class RedisChannel(redis.Channel):
         return found[1]
 
 
-class RedisTransport(redis.Transport):
-    Channel = RedisChannel
+class AcknowledgingLoop:
+    """A transport that knows the event loop polling it, for AcknowledgingQoS."""
+
     acks_loop: Any = None  # the event loop that polls this connection (a worker's consumer's)
     acks_thread = 0  # and the thread it runs in: kombu's timers are for that thread only
 
@@ -141,3 +143,21 @@ class RedisTransport(redis.Transport):
         # worker's loop as kombu's current one (get_event_loop) but never runs it.
         self.acks_loop, self.acks_thread = loop, threading.get_ident()
         return super().register_with_event_loop(connection, loop)
+
+
+class RedisChannel(KeptClient, redis.Channel):
+    QoS = AcknowledgingQoS
+
+
+class RedisTransport(AcknowledgingLoop, redis.Transport):
+    Channel = RedisChannel
+
+
+# Through Redis Sentinel (casino/redis_connect.py): kombu's Sentinel transport, whose pool
+# asks the Sentinels for the primary on each new connection, with the same two changes.
+class RedisSentinelChannel(KeptClient, redis.SentinelChannel):
+    QoS = AcknowledgingQoS
+
+
+class RedisSentinelTransport(AcknowledgingLoop, redis.SentinelTransport):
+    Channel = RedisSentinelChannel

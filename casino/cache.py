@@ -1,7 +1,8 @@
 """Django's Redis cache with one client a process (issue 21): RedisCache builds a new
 `redis.Redis` around its connection pool on every call (about 0.2 ms each, twice a cached
 floor read). The client is thread-safe and its pool checks the process id itself (a
-forked worker opens its own connections), so one a pool is enough.
+forked worker opens its own connections), so one a pool is enough. A `sentinel://` URL
+(casino/redis_connect.py) is one client whose pool asks the Sentinels for the primary.
 
 `window_count` is the request budgets' counter (casino/api/throttles.py): one atomic trip
 to Redis, with the reads a request makes anyway. `newer_set` keeps a value only if no later
@@ -10,9 +11,12 @@ seq is stored (the round state's entries); `newer_done` lets such a value go."""
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
+
+from casino.redis_connect import is_sentinel, redis_from_url
 
 
 class KeptClient(RedisCacheClient):
@@ -26,6 +30,12 @@ class KeptClient(RedisCacheClient):
         """The pool's client, built once."""
         index = self._get_connection_pool_index(write)
         client = self._clients.get(index)
+        if client is None and is_sentinel(self._servers[index]):
+            # Through Sentinel: the client's own pool follows the primary.
+            client = redis_from_url(
+                self._servers[index], settings.CASINO_REDIS_MASTER_NAME, **self._pool_options
+            )
+            self._clients[index] = client
         if client is None:
             if index not in self._pools:  # as RedisCacheClient._get_connection_pool
                 self._pools[index] = self._pool_class.from_url(

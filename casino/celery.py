@@ -23,6 +23,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# celery-redbeat looks its settings up by their own names (redbeat_redis_url, ...), which
+# the namespace leaves prefixed: given here as it reads them.
+app.conf.update(
+    {
+        name.removeprefix("CELERY_").lower(): getattr(settings, name)
+        for name in dir(settings)
+        if name.startswith("CELERY_REDBEAT_")
+    }
+)
 app.autodiscover_tasks()
 
 

@@ -7,8 +7,9 @@ Two profiles, chosen by DJANGO_ENV:
   DATABASE_URL, CELERY_BROKER_URL and CASINO_DEVICE_KEY, or with an unsafe one (a short
   or committed key, DEBUG on, a wildcard host), and passes ``manage.py check --deploy``.
 
-DATABASE_URL (postgres://...) and CELERY_BROKER_URL (redis://...) switch either
-profile to PostgreSQL and Redis. docs/architecture.md lists every variable.
+DATABASE_URL (postgres://...) and CELERY_BROKER_URL (redis://..., or sentinel://... through
+Redis Sentinel) switch either profile to PostgreSQL and Redis. docs/architecture.md lists
+every variable.
 """
 
 import os
@@ -34,6 +35,7 @@ from casino.env import (
     site_url_default,
 )
 from casino.logs import sentry_init
+from casino.redis_connect import SentinelUrl, is_redis, is_sentinel
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -320,6 +322,11 @@ CASINO_THROTTLE_PROBE = env_rate("CASINO_THROTTLE_PROBE", "1200/60")  # per addr
 # who reaches /health/ through the balancer (the same address) can get its probes a 429.
 CASINO_PROBE_TRUSTED = env_list("CASINO_PROBE_TRUSTED", [])
 
+# --- Redis ----------------------------------------------------------------------------
+# Through Redis Sentinel (a sentinel://... URL, casino/redis_connect.py), the name the
+# Sentinels know the primary by (`sentinel monitor NAME ...`, deploy/sentinel.conf).
+CASINO_REDIS_MASTER_NAME = env_str("CASINO_REDIS_MASTER_NAME", "casino")
+
 # --- Celery ---------------------------------------------------------------------------
 # The embedded broker: kombu's filesystem transport (docs/adr/0001-embedded-broker.md).
 BROKER_DIR = DATA_DIR / "broker"
@@ -335,7 +342,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
         "polling_interval": 0.1,  # seconds between looks at the folder (kombu: 1.0)
     }
-elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+elif is_redis(CELERY_BROKER_URL):
     if CELERY_BROKER_URL.startswith("redis://"):
         # One client a pool (casino/broker.py). Not for rediss://: kombu sets up TLS only
         # for a transport named "rediss", so that URL keeps kombu's own.
@@ -346,6 +353,13 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 90),
     }
+    if is_sentinel(CELERY_BROKER_URL):
+        CELERY_BROKER_TRANSPORT = "casino.broker:RedisSentinelTransport"
+        CELERY_BROKER_TRANSPORT_OPTIONS.update(
+            master_name=CASINO_REDIS_MASTER_NAME,
+            # A Sentinel that does not answer is passed over within this many seconds.
+            sentinel_kwargs={"socket_timeout": 1, "socket_connect_timeout": 1},
+        )
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -392,6 +406,35 @@ if CASINO_SETTLEMENT_MAX_SENDS < 1:
         "(the first send counts)"
     )
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# With Redis, beat runs on every app machine and celery-redbeat's lock in Redis lets one
+# of them send: the others wait for the lock, and take it within CASINO_BEAT_LOCK_SECONDS
+# of the sender's loss. Each entry's last run is kept in Redis too, so the one that takes
+# over sends no period again. Without Redis (one machine), Celery's own file scheduler.
+if is_redis(CELERY_BROKER_URL):
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_KEY_PREFIX = "casino:beat"
+    # Beat wakes at least every second (the device watch), renewing the lock each time.
+    CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CASINO_BEAT_LOCK_SECONDS", 10)
+    if is_sentinel(CELERY_BROKER_URL):
+        _sentinels = SentinelUrl.parse(CELERY_BROKER_URL)
+        CELERY_REDBEAT_REDIS_URL = "redis-sentinel://"
+        CELERY_REDBEAT_REDIS_OPTIONS = {
+            "sentinels": list(_sentinels.sentinels),
+            "service_name": CASINO_REDIS_MASTER_NAME,
+            "db": _sentinels.db,
+            "password": _sentinels.password,
+            "socket_timeout": 2,
+            "sentinel_kwargs": {"socket_timeout": 1, "socket_connect_timeout": 1},
+            # Redis unreachable (a failover): retried this long before beat gives up and
+            # exits, to be started again by its supervisor and wait for the lock.
+            "retry_period": CELERY_REDBEAT_LOCK_TIMEOUT,
+        }
+    else:
+        CELERY_REDBEAT_REDIS_URL = CELERY_BROKER_URL
+        CELERY_REDBEAT_REDIS_OPTIONS = {
+            "socket_timeout": 2,
+            "retry_period": CELERY_REDBEAT_LOCK_TIMEOUT,
+        }
 # Queues by workload, so a flood of one cannot starve the others: a slow webhook endpoint
 # holds only the webhooks queue's workers, never a settlement or the heartbeat watch.
 CELERY_QUEUE_NAMES = ("settlement", "monitoring", "default", "webhooks")
@@ -523,7 +566,7 @@ CELERY_BEAT_SCHEDULE["webhooks-prune"] = {
 # else in the database (the embedded default; docs/adr/0006-device-credentials-and-heartbeats.md).
 CASINO_DEVICE_STORE_URL = env_str(
     "CASINO_DEVICE_STORE_URL",
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "database",
+    CELERY_BROKER_URL if is_redis(CELERY_BROKER_URL) else "database",
 )
 CASINO_DEVICE_STORE_PREFIX = env_str("CASINO_DEVICE_STORE_PREFIX", "casino:devices:")
 # Device secrets derive from this key (default: from SECRET_KEY; set it to rotate SECRET_KEY
@@ -570,7 +613,7 @@ CELERY_BEAT_SCHEDULE["device-waits-check"] = {
 # (CASINO_CACHE_URL, else the broker's), else files under CASINO_DATA_DIR (one machine).
 CASINO_CACHE_URL = env_str(
     "CASINO_CACHE_URL",
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+    CELERY_BROKER_URL if is_redis(CELERY_BROKER_URL) else "",
 )
 CACHES = {
     "default": (

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from redis.exceptions import NoScriptError
 
+from casino.redis_connect import is_redis, master_address, redis_from_url
 from devices.models import Device, DeviceCredential, DeviceNonce
 
 # One heartbeat's claim, given the epoch the store began at (written when it was first
@@ -269,9 +270,9 @@ class RedisStore:
         prefix: str = "casino:devices:",
         ends_read: Callable[[], dict[str, float]] = credential_ends,
     ) -> None:
-        import redis
-
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.client = redis_from_url(
+            url, settings.CASINO_REDIS_MASTER_NAME, socket_timeout=2, socket_connect_timeout=2
+        )
         self.prefix = prefix
         self.ends_read = ends_read
         self._claim = self.client.register_script(_CLAIM)
@@ -292,7 +293,18 @@ class RedisStore:
 
     @property
     def epoch_key(self) -> str:
-        return f"{self.prefix}epoch"
+        """The epoch of the primary this client reaches. Through Sentinel each primary has
+        its own: a replica promoted holds what was copied to it, but perhaps not the last
+        nonces or ends its old primary took, so the store begins again on it (its epoch key
+        is missing) as on a Redis that came back empty."""
+        primary = master_address(self.client)
+        return f"{self.prefix}epoch:{primary}" if primary else f"{self.prefix}epoch"
+
+    def _primary_kept(self, primary: str, key_id: str) -> None:
+        """SignedBeforeStart if the primary changed during a call made with `primary`'s
+        epoch: the answer came from a primary whose epoch was not checked."""
+        if master_address(self.client) != primary:
+            raise SignedBeforeStart(key_id)
 
     def _claim_args(
         self,
@@ -321,12 +333,17 @@ class RedisStore:
     def begin(self, at: float) -> float:
         """If Redis lost the store (no epoch), copy the ended credentials back from the
         database and mark it begun at `at`; the epoch in force (Unix s)."""
-        epoch = self.client.get(self.epoch_key)
+        epoch_key = self.epoch_key
+        epoch = self.client.get(epoch_key)
         if epoch is None:
             ends = self.ends_read()
             pairs = [item for key_id, end in ends.items() for item in (key_id, repr(float(end)))]
-            self._ends(keys=[self.ends_key, self.epoch_key], args=[repr(float(at)), *pairs])
-            epoch = self.client.get(self.epoch_key)
+            self._ends(keys=[self.ends_key, epoch_key], args=[repr(float(at)), *pairs])
+            epoch = self.client.get(epoch_key)
+            # An earlier primary's epoch goes: were it promoted again, it begins again too.
+            for key in self.client.scan_iter(match=f"{self.prefix}epoch*"):
+                if key.decode() != epoch_key:
+                    self.client.delete(key)
         return float(epoch)
 
     @_reached
@@ -340,11 +357,13 @@ class RedisStore:
         signed_at: float | None = None,
         budget: Budget | None = None,
     ) -> bool:
+        primary = master_address(self.client)
         args = self._claim_args(device_id, kind, key_id, nonce, at, signed_at, budget)
         claimed = self._evalsha(self._claim, **args)
         if claimed == -2:  # Redis came back empty: nothing is taken until it is rebuilt
             self.begin(at)
             claimed = self._evalsha(self._claim, **args)
+        self._primary_kept(primary, key_id)
         if claimed == -4 and budget is not None:  # -4 only where a budget was sent
             raise OverBudget(budget.wait)
         if claimed == -1:
@@ -466,6 +485,7 @@ class RedisStore:
         self, key_id: str, nonce: str, at: float, signed_at: float | None = None
     ) -> bool:
         signed = 1e300 if signed_at is None else signed_at
+        primary = master_address(self.client)
         args = {
             "keys": [self._nonce_key(key_id, nonce), self.epoch_key],
             "args": [nonce_lifetime(), repr(float(signed))],
@@ -474,6 +494,7 @@ class RedisStore:
         if claimed == -2:
             self.begin(at)
             claimed = self._nonce(**args)
+        self._primary_kept(primary, key_id)
         if claimed in (-2, -3):
             raise SignedBeforeStart(key_id)
         return bool(claimed)
@@ -564,8 +585,9 @@ def _moment(at: float) -> datetime:
 
 @cache
 def store() -> Store:
-    """The store the settings name: CASINO_DEVICE_STORE_URL (redis://...) or the database."""
+    """The store the settings name: CASINO_DEVICE_STORE_URL (redis://..., sentinel://...) or
+    the database."""
     url = settings.CASINO_DEVICE_STORE_URL
-    if url.startswith(("redis://", "rediss://")):
+    if is_redis(url):
         return RedisStore(url, settings.CASINO_DEVICE_STORE_PREFIX)
     return DatabaseStore()

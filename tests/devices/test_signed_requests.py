@@ -29,6 +29,7 @@ from django.test import Client, override_settings
 
 from casino.models import AuditEntry, Table
 from devices import auth, rules, signing, views
+from devices import store as device_store
 from devices.models import Device, DeviceCredential, DeviceEvent, DeviceNonce
 from devices.services import Issued, credential_revoke, credential_rotate
 from devices.store import RedisStore, Revoked, SignedBeforeStart, store
@@ -880,3 +881,97 @@ def test_rotation_grace_holds_across_a_redis_loss_and_ends_even_for_a_cached_cre
     assert response.status_code == 401
     assert "revoked or has expired" in response.json()["detail"]
     assert beat(client, new).status_code == 204
+
+
+# --- Redis through Sentinel: a failover is a store begun again (casino/redis_connect.py) ----
+# Replication to a replica is asynchronous: the replica Sentinel promotes holds what its old
+# primary copied to it, perhaps not the last nonce or end it took. The store keeps an epoch
+# for each primary, so on the promoted one it begins again, as on a Redis that came back
+# empty (docs/deploy.md, "Several machines"). These tests stand the failover in with the
+# primary's address the store sees (what Sentinel answers) and the writes not copied.
+PRIMARY, PROMOTED = "10.77.0.11:6379", "10.77.0.12:6379"
+
+
+@pytest.fixture
+def primary(monkeypatch: pytest.MonkeyPatch, redis_store: RedisStore) -> SimpleNamespace:
+    """The primary's address as the store's client sees it, set by the test; the store
+    begun on PRIMARY an hour before NOW."""
+    seen = SimpleNamespace(address=PRIMARY)
+    monkeypatch.setattr(device_store, "master_address", lambda client: seen.address)
+    redis_store.begin(NOW - 3600)
+    return seen
+
+
+def failover(redis_store: RedisStore, primary: SimpleNamespace, *lost: str) -> None:
+    """PROMOTED made primary with every key of the store but `lost` (never copied to it)."""
+    for key in lost:
+        assert redis_store.client.delete(key) == 1
+    primary.address = PROMOTED
+
+
+@pytest.mark.integration
+def test_a_heartbeat_replayed_after_a_failover_that_lost_its_nonce_is_refused(
+    client, sic_bo, clock, redis_store, primary
+):
+    shaker = sic_bo.shaker
+    body = {"device": shaker.device.pk}
+    captured = headers_for(shaker, HEARTBEAT, body)  # signed at NOW
+    assert post(client, HEARTBEAT, body, captured).status_code == 204
+    nonce = captured[signing.NONCE]
+    failover(redis_store, primary, redis_store._nonce_key(shaker.key_id, nonce))
+
+    # 5 s later, inside the 30 s window, on the promoted replica: the nonce was never
+    # copied there, but the store begins on it at NOW + 5, after the request was signed.
+    clock.now = NOW + 5
+    response = post(client, HEARTBEAT, body, captured)
+    assert response.status_code == 401
+    assert response.json()["detail"] == views.BEFORE_START
+    epoch_keys = sorted(redis_store.client.scan_iter(match=f"{redis_store.prefix}epoch*"))
+    assert epoch_keys == [f"{redis_store.prefix}epoch:{PROMOTED}".encode()]  # the old one gone
+    assert redis_store.client.get(redis_store.epoch_key) == repr(NOW + 5).encode()
+
+    clock.now = NOW + 6  # signed again, after the store began on the promoted one: taken
+    assert beat(client, shaker).status_code == 204
+
+
+@pytest.mark.integration
+def test_a_revocation_never_copied_to_the_promoted_replica_is_still_enforced(
+    client, sic_bo, clock, monotonic, redis_store, primary, django_capture_on_commit_callbacks
+):
+    shaker = sic_bo.shaker
+    assert beat(client, shaker).status_code == 204  # its credential cached at monotonic 1000
+    with django_capture_on_commit_callbacks(execute=True):
+        credential_revoke(shaker.credential, by=operations(), now=T0 + timedelta(seconds=5))
+    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+    # The old primary took the end, the replica never got it (nor any other end).
+    failover(redis_store, primary, redis_store.ends_key)
+    clock.now = NOW + 10
+    monotonic.value = 1010.0  # the cache still holds the credential as it was, unrevoked
+
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+
+
+@pytest.mark.integration
+def test_an_answer_from_a_primary_reached_during_the_call_is_not_trusted(
+    client, sic_bo, clock, redis_store, primary, monkeypatch
+):
+    """The store's client may reconnect to a new primary inside one call (its old one gone):
+    the claim then ran against the old primary's epoch, and its answer is refused."""
+    shaker = sic_bo.shaker
+    claim = redis_store._evalsha
+
+    def claim_then_fail_over(*args: Any, **kwargs: Any) -> Any:
+        answer = claim(*args, **kwargs)
+        primary.address = PROMOTED  # the reconnection learned of the new primary
+        return answer
+
+    monkeypatch.setattr(redis_store, "_evalsha", claim_then_fail_over)
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert response.json()["detail"] == views.BEFORE_START
+    monkeypatch.setattr(redis_store, "_evalsha", claim)
+    clock.now = NOW + 1
+    assert beat(client, shaker).status_code == 204  # begun on PROMOTED at NOW + 1: taken

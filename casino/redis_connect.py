@@ -1,0 +1,90 @@
+"""Redis reached directly (`redis://`, `rediss://`) or through Redis Sentinel, with one URL
+for the broker, the shared cache, the device store and beat's lock. A Sentinel URL is
+kombu's own form, so the broker takes it as it is:
+
+    sentinel://[:password@]host:port;sentinel://host:port[;...][/db]
+
+one `sentinel://` a Sentinel, the database number after the last; the master's name is
+CASINO_REDIS_MASTER_NAME (settings.py). A client made here asks the Sentinels which
+server is the primary when it connects, and again when the primary stops answering or
+answers as a replica (redis-py's SentinelConnectionPool): a failover is a reconnection,
+not an outage (docs/deploy.md, "Several machines").
+"""
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import redis
+from redis.sentinel import Sentinel
+
+REDIS_SCHEMES = ("redis://", "rediss://", "sentinel://")
+
+
+def is_redis(url: str) -> bool:
+    """Whether `url` names Redis, directly or through Sentinel."""
+    return url.startswith(REDIS_SCHEMES)
+
+
+def is_sentinel(url: str) -> bool:
+    return url.startswith("sentinel://")
+
+
+@dataclass(frozen=True)
+class SentinelUrl:
+    """A `sentinel://` URL read: the Sentinels' addresses, the database, the password."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    db: int
+    password: str | None
+
+    @classmethod
+    def parse(cls, url: str) -> "SentinelUrl":
+        parts = [part for part in url.split(";") if part.strip()]
+        sentinels, db, password = [], 0, None
+        for part in parts:
+            if not part.startswith("sentinel://"):
+                raise ValueError(f"{part!r}: expected sentinel://host:port in a Sentinel URL")
+            split = urlsplit(part)
+            if not split.hostname:
+                raise ValueError(f"{part!r}: no host")
+            sentinels.append((split.hostname, split.port or 26379))
+            if split.password:
+                password = unquote(split.password)
+            path = split.path.strip("/")
+            if path:
+                if not path.isdigit():
+                    raise ValueError(f"{part!r}: the database is a number, not {path!r}")
+                db = int(path)
+        if not sentinels:
+            raise ValueError(f"{url!r}: no Sentinel named")
+        return cls(tuple(sentinels), db, password)
+
+
+def redis_from_url(url: str, master_name: str, **options: Any) -> redis.Redis:
+    """A client of the Redis `url` names; through Sentinel, of the primary of `master_name`.
+    `options` are the client's (socket_timeout, ...); the Sentinels are asked with the same
+    timeouts, so a Sentinel that has gone costs no more than a Redis that has."""
+    if not is_sentinel(url):
+        return redis.Redis.from_url(url, **options)
+    parsed = SentinelUrl.parse(url)
+    timeouts = {k: v for k, v in options.items() if k.startswith("socket_")}
+    manager = Sentinel(
+        list(parsed.sentinels),
+        sentinel_kwargs=timeouts,
+        password=parsed.password,
+        db=parsed.db,
+        **options,
+    )
+    return manager.master_for(master_name)
+
+
+def master_address(client: redis.Redis) -> str:
+    """The address of the primary `client` last connected to ("" for a client that does
+    not go through Sentinel, whose server never changes; None is not returned: a Sentinel
+    client that has not connected yet asks the Sentinels now)."""
+    pool = client.connection_pool
+    if not hasattr(pool, "get_master_address"):
+        return ""
+    address = pool.master_address or pool.get_master_address()
+    return f"{address[0]}:{address[1]}"
