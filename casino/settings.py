@@ -411,9 +411,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # of the sender's loss. Each entry's last run is kept in Redis too, so the one that takes
 # over sends no period again. Without Redis (one machine), Celery's own file scheduler.
 if is_redis(CELERY_BROKER_URL):
-    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
-    CELERY_REDBEAT_KEY_PREFIX = "casino:beat"
-    # Beat wakes at least every second (the device watch), renewing the lock each time.
+    CELERY_BEAT_SCHEDULER = "casino.beat:Scheduler"  # redbeat's, riding out Redis away
+    CELERY_REDBEAT_KEY_PREFIX = "casino:beat:"
+    # Beat wakes at least every second, renewing the lock; a waiting beat looks as often.
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 1
     CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CASINO_BEAT_LOCK_SECONDS", 10)
     if is_sentinel(CELERY_BROKER_URL):
         _sentinels = SentinelUrl.parse(CELERY_BROKER_URL)
