@@ -61,7 +61,8 @@ GUIDANCE = {
     NOT_SENT_AGAIN: (
         "Nothing has sent this settlement again since its last send, long after the sweep "
         "should have: its message was lost and the sweep (Celery beat) is not running. "
-        "Start beat (one instance), check that a worker serves the settlement queue, then "
+        "Start beat (with Redis, on every app machine), check that a worker serves the "
+        "settlement queue, then "
         "Send again in the admin."
     ),
     TOO_MANY_SENDS: (

@@ -114,14 +114,12 @@ def main() -> None:
         if extra := sorted(committed - opened):
             problems["rounds committed but never acknowledged"] = extra
     recent = [w for w in answered if w["t"] >= args.since]
+    recent_ok = [w for w in recent if w["status"] in (200, 201)]
     report = {
         "settled_after": round(settled_after, 1),
-        "rounds": len({w["answer"]["id"] for w in recent if w["what"] == "open"
-                       and w["status"] == 201}),  # fmt: skip
-        "rounds_settled": len([w for w in writes if w["what"] == "settled"
-                               and w["t"] >= args.since]),  # fmt: skip
-        "wagers": sum(len(w["answer"]["wagers"]) for w in recent
-                      if w["what"] == "wagers" and w["status"] == 201),  # fmt: skip
+        "rounds": len({w["answer"]["id"] for w in recent_ok if w["what"] == "open"}),
+        "rounds_settled": sum(1 for w in writes if w["what"] == "settled" and w["t"] >= args.since),
+        "wagers": sum(len(w["answer"]["wagers"]) for w in recent_ok if w["what"] == "wagers"),
         "writes": len(recent),
         "sent_again": sum(1 for w in recent if w["sends"] > 1),
         "replayed": sum(1 for w in recent if w["replayed"]),

@@ -134,8 +134,7 @@ def wagers_for(table: dict, rng: random.Random) -> list[dict]:
             for kind in (f"pip:{rng.randint(1, 6)}", "like_kind:3")
         ]
     return [
-        {"player": f"p{n}", "kind": kind, "amount": amount}
-        for n, kind in enumerate(kinds, start=1)
+        {"player": f"p{n}", "kind": kind, "amount": amount} for n, kind in enumerate(kinds, start=1)
     ]
 
 
@@ -171,7 +170,7 @@ def round_deal(floor: Floor, table: dict, rng: random.Random) -> None:
         ("result", path + "result/", result_for(table, round_, rng)),
     ]
     for what, step_path, body in steps:
-        status, answer = floor.write(what, step_path, body, **about)
+        status, _ = floor.write(what, step_path, body, **about)
         if status >= 400 and what == "wagers":  # refused: the round is dealt without them
             continue
         if status >= 400:  # refused (the checks name such rounds): the table deals on
@@ -194,13 +193,13 @@ def table_deal(floor: Floor, table: dict, period: float, stop: threading.Event) 
         started = time.monotonic()
         try:
             round_deal(floor, table, rng)
-        except Exception as error:  # noqa: BLE001 - logged; the table deals on
+        except Exception as error:  # logged; the table deals on
             floor.log.write(what="dealer error", table=table["number"], error=repr(error))
         stop.wait(max(0.0, period - (time.monotonic() - started)))
 
 
 def tables_find(floor: Floor, count: int) -> list[dict]:
-    status, answer = floor.get("/api/v1/tables/?page_size=100")
+    answer = floor.get("/api/v1/tables/?page_size=100")[1]
     rows = answer["results"] if isinstance(answer, dict) else answer
     by_number = {row["number"]: row for row in rows}
     chosen = [by_number[n] for n in TABLES if n in by_number][:count]
@@ -223,7 +222,9 @@ def main() -> None:
     tables = tables_find(Floor(args.url, token, log), args.tables)
     log.write(what="tables", tables=[t["number"] for t in tables])
     threads = [
-        threading.Thread(target=table_deal, args=(Floor(args.url, token, log), t, args.period, stop))
+        threading.Thread(
+            target=table_deal, args=(Floor(args.url, token, log), t, args.period, stop)
+        )
         for t in tables
     ]
     for thread in threads:

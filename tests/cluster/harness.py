@@ -28,6 +28,7 @@ exist only inside its namespaces.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -65,6 +66,7 @@ CONCURRENCY = {
 }
 APP_PROCESSES = ("web", "devices", "settlement", "monitoring", "webhooks", "beat")
 SECRET = "cluster-harness-secret-" + "k" * 40
+OUR_SETTINGS = ("DJANGO_", "DATABASE_", "CELERY_", "CASINO_", "WEB_", "PROMETHEUS")
 DEALER_USER = "cluster-dealer"
 
 
@@ -93,7 +95,7 @@ def wait_for(what: str, check: Callable[[], bool], timeout: float, every: float 
         try:
             if check():
                 return time.monotonic() - start
-        except Exception:  # noqa: BLE001 - not yet: a server still starting
+        except Exception:  # not yet: a server still starting
             pass
         if time.monotonic() - start > timeout:
             raise HarnessError(f"{what}: not within {timeout:.0f} s")
@@ -142,15 +144,11 @@ class Machine:
         """SIGKILL every process in the namespace at once: the machine's power cut."""
         pids = self.pids()
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         for process in self.processes.values():
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
         self.processes.clear()
         return len(pids)
 
@@ -223,10 +221,14 @@ class Cluster:
         else:
             found["slow"] = f"not here: {netem.stderr.strip()} / {tbf.stderr.strip()}"
         nft = shutil.which("nft")
-        if nft and subprocess.run(
-            ["ip", "netns", "exec", data1.ns, nft, "add", "table", "inet", "probe"],
-            capture_output=True,
-        ).returncode == 0:
+        if (
+            nft
+            and subprocess.run(
+                ["ip", "netns", "exec", data1.ns, nft, "add", "table", "inet", "probe"],
+                capture_output=True,
+            ).returncode
+            == 0
+        ):
             run(["ip", "netns", "exec", data1.ns, nft, "delete", "table", "inet", "probe"])
             found["lossy"] = "nftables (numgen random drop: no netem here)"
         else:
@@ -244,7 +246,7 @@ class Cluster:
                  "delay", "100ms", "30ms"])  # fmt: skip
         else:
             run(["tc", "-n", machine.ns, "qdisc", "add", "dev", "eth0", "root", "tbf", "rate",
-                 "2mbit", "burst", "16kbit", "latency", "300ms"])  # fmt: skip
+                 "512kbit", "burst", "16kbit", "latency", "300ms"])  # fmt: skip
 
     def link_lossy(self, machine: Machine, percent: int) -> None:
         """Drop `percent` of the machine's packets, both ways; 0 stops."""
@@ -262,9 +264,9 @@ class Cluster:
         if percent:
             rules = (
                 "table inet lossy {\n"
-                f" chain in {{ type filter hook input priority 0; iifname \"eth0\" "
+                f' chain in {{ type filter hook input priority 0; iifname "eth0" '
                 f"numgen random mod 100 < {percent} drop; }}\n"
-                f" chain out {{ type filter hook output priority 0; oifname \"eth0\" "
+                f' chain out {{ type filter hook output priority 0; oifname "eth0" '
                 f"numgen random mod 100 < {percent} drop; }}\n"
                 "}\n"
             )
@@ -435,11 +437,7 @@ class Cluster:
 
     def env(self, machine: Machine, **overrides: str) -> dict[str, str]:
         """deploy/production.env.example's settings for a process on `machine`."""
-        keep = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "CASINO_", "WEB_", "PROMETHEUS"))
-        }
+        keep = {k: v for k, v in os.environ.items() if not k.startswith(OUR_SETTINGS)}
         allowed = ",".join(["localhost", "127.0.0.1", *(m.address for m in self.apps)])
         env = {
             **keep,
@@ -538,12 +536,10 @@ class Cluster:
             if stripped.startswith(("server web1 ", "server devices1 ")):
                 kind = "web" if "web1" in stripped else "devices"
                 port = WEB_PORT if kind == "web" else DEVICES_PORT
+                default = f'"${{{kind.upper()}_SERVER-127.0.0.1:{port}}}"'
                 for n, app in enumerate(self.apps, 1):
-                    lines.append(
-                        line.replace(f"{kind}1", f"{kind}{n}", 1).replace(
-                            f'"${{{kind.upper()}_SERVER-127.0.0.1:{port}}}"', f"{app.address}:{port}"
-                        )
-                    )
+                    named = line.replace(f"{kind}1", f"{kind}{n}", 1)
+                    lines.append(named.replace(default, f"{app.address}:{port}"))
             else:
                 lines.append(line)
         # Its state for the harness: a stats socket, which deploy/ has no use for.
@@ -648,10 +644,8 @@ class Cluster:
     def close(self) -> None:
         """Every process of every machine killed, the namespaces removed."""
         for machine in self.machines.values():
-            try:
+            with contextlib.suppress(Exception):  # the rest must still go
                 machine.kill_all()
-            except Exception:  # noqa: BLE001 - the rest must still go
-                pass
         for machine in self.machines.values():
             subprocess.run(["ip", "netns", "del", machine.ns], capture_output=True)
         subprocess.run(["ip", "netns", "del", self.hub], capture_output=True)

@@ -40,8 +40,8 @@ def send(url: str, body: bytes, headers: dict[str, str]) -> int:
     for _ in range(30):  # the floor may be failing over: a 503 or no answer is sent again
         connection = http.client.HTTPConnection(host, int(port), timeout=10)
         try:
-            connection.request("POST", PATH, body, {**headers, "Host": "localhost",
-                                                    "Content-Type": "application/json"})  # fmt: skip
+            sent = {**headers, "Host": "localhost", "Content-Type": "application/json"}
+            connection.request("POST", PATH, body, sent)
             status = connection.getresponse().status
         except OSError:
             status = 0

@@ -222,9 +222,7 @@ def beat_start_with(
     return beat
 
 
-def test_two_beats_send_as_one_and_the_second_takes_over_when_the_first_dies(
-    demo_floor, tmp_path
-):
+def test_two_beats_send_as_one_and_the_second_takes_over_when_the_first_dies(demo_floor, tmp_path):
     lock_seconds = 3
     with floor(demo_floor, tmp_path, CASINO_BEAT_LOCK_SECONDS=str(lock_seconds)) as (
         stack,
