@@ -417,7 +417,10 @@ if is_redis(CELERY_BROKER_URL):
     CELERY_BEAT_MAX_LOOP_INTERVAL = 1
     CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CASINO_BEAT_LOCK_SECONDS", 10)
     if is_sentinel(CELERY_BROKER_URL):
-        _sentinels = SentinelUrl.parse(CELERY_BROKER_URL)
+        try:
+            _sentinels = SentinelUrl.parse(CELERY_BROKER_URL)
+        except ValueError as _error:
+            raise ImproperlyConfigured(f"CELERY_BROKER_URL: {_error}") from None
         CELERY_REDBEAT_REDIS_URL = "redis-sentinel://"
         CELERY_REDBEAT_REDIS_OPTIONS = {
             "sentinels": list(_sentinels.sentinels),
