@@ -6,16 +6,25 @@ or the lock has gone from it (Redis came back empty, or the lock expired while R
 away), and a beat whose first try at the lock failed ticks with no lock at all: each would
 stop every periodic task on the machine until someone restarts beat. Here beat rides
 those out: it waits for Redis, and a beat without the lock waits to take it, as a beat
-started second waits, so two never send at once. Having taken it, it writes the schedule's
-entries into Redis again (those already there keep their last run): a Redis that came
-back empty has none, and would send nothing."""
+started second waits. Having taken it, it writes the schedule's entries into Redis again
+(those already there keep their last run): a Redis that came back empty has none, and
+would send nothing. Before each send it checks that it still holds the lock, so a beat
+that stalled past the lock's time (or was cut off from Redis) sends nothing the beat that
+took over sends. A failover that loses the last record of an entry's run may still send
+that period again: every periodic task is safe to run twice.
+
+Through Sentinel, beat's client is ours (casino/redis_connect.py), made once: redbeat's
+own makes a new client, its connections and a question to the Sentinels at every tick."""
 
 import logging
 from typing import Any
 
+from django.conf import settings
 from redbeat import RedBeatScheduler
-from redbeat.schedulers import LUA_EXTEND_TO_SCRIPT, get_redis
+from redbeat.schedulers import LUA_EXTEND_TO_SCRIPT, REDBEAT_REDIS_KEY, get_redis
 from redis.exceptions import LockError, RedisError
+
+from casino.redis_connect import is_sentinel, redis_from_url
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +32,21 @@ RETRY_SECONDS = 1.0  # how soon a tick that could not reach Redis is tried again
 
 
 class Scheduler(RedBeatScheduler):
+    def __init__(self, app: Any, *args: Any, **kwargs: Any) -> None:
+        url = settings.CELERY_BROKER_URL
+        if is_sentinel(url) and getattr(app, REDBEAT_REDIS_KEY, None) is None:
+            client = redis_from_url(
+                url, settings.CASINO_REDIS_MASTER_NAME, decode_responses=True,
+                socket_timeout=2, socket_connect_timeout=2,
+            )  # fmt: skip
+            setattr(app, REDBEAT_REDIS_KEY, client)  # get_redis(app) answers it from now
+        super().__init__(app, *args, **kwargs)
+
+    def maybe_due(self, entry: Any, **kwargs: Any) -> Any:
+        if self.lock_key and entry.is_due()[0] and not self.lock.owned():
+            raise LockError("beat no longer holds its lock: it sends nothing until it does")
+        return super().maybe_due(entry, **kwargs)
+
     def tick(self, *args: Any, **kwargs: Any) -> float:
         try:
             if self.lock is None and self.lock_key:

@@ -18,6 +18,8 @@ from django.core.cache.backends.redis import RedisCacheClient
 
 from casino.redis_connect import is_sentinel, redis_from_url
 
+SENTINEL_TIMEOUTS = {"socket_timeout": 2, "socket_connect_timeout": 2}
+
 
 class KeptClient(RedisCacheClient):
     """RedisCacheClient keeping the client it builds for each connection pool."""
@@ -31,9 +33,11 @@ class KeptClient(RedisCacheClient):
         index = self._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None and is_sentinel(self._servers[index]):
-            # Through Sentinel: the client's own pool follows the primary.
+            # Through Sentinel: the client's own pool follows the primary. A Sentinel or a
+            # primary that does not answer costs seconds, not the system's TCP timeout.
+            options = {**SENTINEL_TIMEOUTS, **self._pool_options}
             client = redis_from_url(
-                self._servers[index], settings.CASINO_REDIS_MASTER_NAME, **self._pool_options
+                self._servers[index], settings.CASINO_REDIS_MASTER_NAME, **options
             )
             self._clients[index] = client
         if client is None:
@@ -50,7 +54,9 @@ class RedisCache(DjangoRedisCache):
     """settings.CACHES' backend when the cache is Redis: Django's, one client a pool."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
+        # Django splits LOCATION at ";" and "," into servers; a Sentinel URL is one server
+        # (its Sentinels apart by ";"), whose client finds the primary.
+        super().__init__([server] if is_sentinel(server) else server, params)
         self._class = KeptClient
 
 

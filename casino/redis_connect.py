@@ -4,7 +4,8 @@ kombu's own form, so the broker takes it as it is:
 
     sentinel://[:password@]host:port;sentinel://host:port[;...][/db]
 
-one `sentinel://` a Sentinel, the database number after the last; the master's name is
+one `sentinel://` a Sentinel, the database number after the first (kombu reads it there;
+another may repeat it, not differ: `/0` on the last is the same as none); the master's name is
 CASINO_REDIS_MASTER_NAME (settings.py). A client made here asks the Sentinels which
 server is the primary when it connects, and again when the primary stops answering or
 answers as a replica (redis-py's SentinelConnectionPool): a failover is a reconnection,
@@ -41,7 +42,7 @@ class SentinelUrl:
     @classmethod
     def parse(cls, url: str) -> "SentinelUrl":
         parts = [part for part in url.split(";") if part.strip()]
-        sentinels, db, password = [], 0, None
+        sentinels, db, password = [], None, None
         for part in parts:
             if not part.startswith("sentinel://"):
                 raise ValueError(f"{part!r}: expected sentinel://host:port in a Sentinel URL")
@@ -52,13 +53,19 @@ class SentinelUrl:
             if split.password:
                 password = unquote(split.password)
             path = split.path.strip("/")
-            if path:
-                if not path.isdigit():
-                    raise ValueError(f"{part!r}: the database is a number, not {path!r}")
-                db = int(path)
+            if path and not path.isdigit():
+                raise ValueError(f"{part!r}: the database is a number, not {path!r}")
+            given = int(path) if path else None
+            if db is None:
+                db = given or 0  # the first's (kombu's), 0 if it names none
+            elif given is not None and given != db:
+                raise ValueError(
+                    f"{part!r}: database {given}, but the first Sentinel's is {db} (the broker "
+                    "uses the first's): give it after the first, or the same after each"
+                )
         if not sentinels:
             raise ValueError(f"{url!r}: no Sentinel named")
-        return cls(tuple(sentinels), db, password)
+        return cls(tuple(sentinels), db or 0, password)
 
 
 def redis_from_url(url: str, master_name: str, **options: Any) -> redis.Redis:

@@ -139,6 +139,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
         "DATABASE_CONNECT_TIMEOUT", 5
     )
+    # A database host gone from the network in the middle of a query (its machine lost):
+    # TCP keepalives find it within 5 + 3 x 2 s, and unacknowledged data within
+    # DATABASE_TCP_USER_TIMEOUT_MS, where without them a connection waits for an answer
+    # that never comes, holding its web thread or worker for good (docs/deploy.md,
+    # "Several machines").
+    DATABASES["default"]["OPTIONS"].update(
+        keepalives=1,
+        keepalives_idle=5,
+        keepalives_interval=2,
+        keepalives_count=3,
+        tcp_user_timeout=env_int("DATABASE_TCP_USER_TIMEOUT_MS", 10000),
+    )
     # Parameters bound by the server, and a statement a connection has run 5 times
     # prepared: PostgreSQL then parses and plans it once, not on every run (issue 21: a
     # wager's statements took it 3.0 ms, 1.3 prepared). Off behind a pooler in transaction

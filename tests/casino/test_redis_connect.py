@@ -12,10 +12,12 @@ from tests.services import project_env
 
 def test_a_sentinel_url_names_every_sentinel_the_database_and_the_password():
     parsed = SentinelUrl.parse(
-        "sentinel://:s%40cret@10.0.0.11:26379;sentinel://10.0.0.12:26380;sentinel://lb/3"
+        "sentinel://:s%40cret@10.0.0.11:26379/3;sentinel://10.0.0.12:26380;sentinel://lb/3"
     )
     assert parsed.sentinels == (("10.0.0.11", 26379), ("10.0.0.12", 26380), ("lb", 26379))
     assert (parsed.db, parsed.password) == (3, "s@cret")
+    # kombu reads the database from the first: a 0 after the last agrees with none there.
+    assert SentinelUrl.parse("sentinel://a:26379;sentinel://b:26379/0").db == 0
 
 
 @pytest.mark.parametrize(
@@ -24,6 +26,7 @@ def test_a_sentinel_url_names_every_sentinel_the_database_and_the_password():
         ("sentinel://a:26379;redis://b:6379", "expected sentinel://host:port"),
         ("sentinel:///0", "no host"),
         ("sentinel://a:26379/zero", "the database is a number, not 'zero'"),
+        ("sentinel://a:26379;sentinel://b:26379/3", "database 3, but the first Sentinel's is 0"),
         (";", "no Sentinel named"),
     ],
 )
@@ -39,7 +42,7 @@ def test_which_urls_are_redis():
 
 
 def test_a_client_through_sentinel_asks_for_the_named_primary():
-    client = redis_from_url("sentinel://10.0.0.11:26379;sentinel://10.0.0.12:26379/2", "casino")
+    client = redis_from_url("sentinel://10.0.0.11:26379/2;sentinel://10.0.0.12:26379", "casino")
     pool = client.connection_pool
     assert isinstance(pool, SentinelConnectionPool)
     assert pool.service_name == "casino" and pool.connection_kwargs["db"] == 2
@@ -53,13 +56,13 @@ def test_a_client_through_sentinel_asks_for_the_named_primary():
 
 
 def test_a_bad_sentinel_broker_url_stops_the_settings_with_its_problem():
-    env = project_env(CELERY_BROKER_URL="sentinel://a:26379;sentinel://b:26379/x")
+    env = project_env(CELERY_BROKER_URL="sentinel://a:26379/x;sentinel://b:26379")
     done = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
         env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode != 0
-    assert "CELERY_BROKER_URL: 'sentinel://b:26379/x': the database is a number" in done.stderr
+    assert "CELERY_BROKER_URL: 'sentinel://a:26379/x': the database is a number" in done.stderr
 
 
 def test_through_sentinel_every_client_of_the_floor_follows_the_primary():
@@ -82,3 +85,15 @@ def test_through_sentinel_every_client_of_the_floor_follows_the_primary():
         "casino.broker:RedisSentinelTransport", "True", "casino", "redis-sentinel://",
         "[('10.0.0.11',", "26379),", "('lb',", "26379)]", "casino.beat:Scheduler",
     ]  # fmt: skip
+
+
+def test_the_cache_through_sentinel_is_one_client_that_knows_every_sentinel():
+    from casino.cache import RedisCache
+
+    url = "sentinel://10.0.0.11:26379;sentinel://10.0.0.12:26379;sentinel://lb:26379/0"
+    cache = RedisCache(url, {})
+    assert cache._servers == [url]  # Django would split it at each ";"
+    client = cache._cache.get_client(write=True)
+    manager = client.connection_pool.sentinel_manager
+    assert len(manager.sentinels) == 3
+    assert client.connection_pool.connection_kwargs["socket_timeout"] == 2

@@ -141,16 +141,23 @@ class Machine:
         return [int(p) for p in out.split()]
 
     def kill_all(self) -> int:
-        """SIGKILL every process in the namespace at once: the machine's power cut."""
-        pids = self.pids()
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        """SIGKILL every process in the namespace at once: the machine's power cut; again
+        until none is left (one may have forked meanwhile). How many were killed."""
+        killed: set[int] = set()
+        for _ in range(20):
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            killed.update(pids)
+            time.sleep(0.1)
         for process in self.processes.values():
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
         self.processes.clear()
-        return len(pids)
+        return len(killed)
 
     def link(self, up: bool) -> None:
         run(["ip", "-n", self.ns.rsplit("-", 1)[0] + "-hub", "link", "set", self.hub_link,
@@ -186,6 +193,7 @@ class Cluster:
     # --- the network ---------------------------------------------------------------------
 
     def network_build(self) -> None:
+        leftovers_remove()
         run(["ip", "netns", "add", self.hub])
         run(["ip", "-n", self.hub, "link", "add", "br0", "type", "bridge"])
         run(["ip", "-n", self.hub, "link", "set", "br0", "up"])
@@ -246,7 +254,7 @@ class Cluster:
                  "delay", "100ms", "30ms"])  # fmt: skip
         else:
             run(["tc", "-n", machine.ns, "qdisc", "add", "dev", "eth0", "root", "tbf", "rate",
-                 "512kbit", "burst", "16kbit", "latency", "300ms"])  # fmt: skip
+                 "1mbit", "burst", "16kbit", "latency", "300ms"])  # fmt: skip
 
     def link_lossy(self, machine: Machine, percent: int) -> None:
         """Drop `percent` of the machine's packets, both ways; 0 stops."""
@@ -271,6 +279,22 @@ class Cluster:
                 "}\n"
             )
             run([*nft, "-f", "-"], input=rules)
+
+    def replication_hold(self, replica: Machine, primary: Machine, on: bool) -> None:
+        """Stop (or let again) `replica` taking Redis's stream from `primary` (nftables on
+        the replica: what the primary sends from 6379 is dropped), so that what the primary
+        takes meanwhile is lost with it, as asynchronous replication allows."""
+        nft = shutil.which("nft")
+        if nft is None:
+            raise HarnessError("nftables is not installed (apt-get install nftables)")
+        argv = ["ip", "netns", "exec", replica.ns, nft]
+        run([*argv, "delete", "table", "inet", "hold"], check=False)
+        if on:
+            rules = (
+                "table inet hold {\n chain in { type filter hook input priority 0; "
+                f"ip saddr {primary.address} tcp sport {REDIS_PORT} drop; }}\n}}\n"
+            )
+            run([*argv, "-f", "-"], input=rules)
 
     # --- the data machines ------------------------------------------------------------------
 
@@ -655,6 +679,20 @@ class Cluster:
         lines += [f"{k}: {v}" for k, v in self.urls().items()]
         lines += [f"fault {k}: {v}" for k, v in self.faults_possible.items()]
         return "\n".join(lines)
+
+
+def leftovers_remove() -> None:
+    """The namespaces of a harness that was killed before it could remove them (a CI
+    run's timeout), with whatever still runs in them: every one named as ours."""
+    for line in run(["ip", "netns", "list"], check=False).splitlines():
+        name = line.split()[0] if line.strip() else ""
+        if not (name.startswith("csn") and "-" in name):
+            continue
+        pids = run(["ip", "netns", "pids", name], check=False).split()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid), signal.SIGKILL)
+        run(["ip", "netns", "del", name], check=False)
 
 
 def redis_binary(name: str) -> str:

@@ -5,11 +5,14 @@ failover (docs/deploy.md, "Several machines").
     python -m tests.cluster.replay before --url http://127.0.0.1:8081 --state FILE
     python -m tests.cluster.replay after --url http://127.0.0.1:8081 --state FILE
 
-`before`: SB-01's illumination device is given a second credential (its first, which the
-device simulator holds, keeps working for an hour); a heartbeat signed with it is sent and
-must be taken (204); then that credential is revoked (the store told at once). The request
-and the secret go to FILE. `after`: the captured heartbeat is sent again, and a new one
-signed with the revoked credential: both must be refused (401). Prints one JSON line.
+`before` (the harness has stopped the replica's copying, so what the primary takes now is
+lost with it): SB-01's illumination device is given two more credentials (the one the
+device simulator holds keeps working for an hour); a heartbeat signed with each is sent
+and must be taken (204), its nonce on the primary alone; then the second is revoked. The
+requests and the secrets go to FILE. `after`, on the promoted replica, which never had
+those nonces: the first heartbeat sent again must be refused as signed before the store
+began on it, and a new one signed with the revoked credential refused too. Prints one
+JSON line: each status, and the replay's detail.
 """
 
 import argparse
@@ -35,22 +38,24 @@ PATH = "/devices/v1/heartbeat"
 DEVICE = "SBI-3001"  # SB-01's illumination device
 
 
-def send(url: str, body: bytes, headers: dict[str, str]) -> int:
+def send(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
     host, port = url.removeprefix("http://").split(":")
     for _ in range(30):  # the floor may be failing over: a 503 or no answer is sent again
         connection = http.client.HTTPConnection(host, int(port), timeout=10)
         try:
             sent = {**headers, "Host": "localhost", "Content-Type": "application/json"}
             connection.request("POST", PATH, body, sent)
-            status = connection.getresponse().status
+            response = connection.getresponse()
+            status, answer = response.status, response.read()
         except OSError:
-            status = 0
+            status, answer = 0, b""
         finally:
             connection.close()
         if status not in (0, 502, 503, 504):
-            return status
+            detail = json.loads(answer).get("detail", "") if answer else ""
+            return status, detail
         time.sleep(1)
-    return status
+    return status, ""
 
 
 def main() -> None:
@@ -62,27 +67,31 @@ def main() -> None:
     if args.step == "before":
         device = Device.objects.get(serial_number=DEVICE)
         ops = get_user_model().objects.get(username=OPS_USERNAME)
-        issued = credential_rotate(device, by=ops, now=timezone.now(), grace_seconds=3600)
+        state: dict = {"device": device.pk, "taken": []}
         body = json.dumps({"device": device.pk}).encode()
-        headers = signing.signed_headers(
-            issued.key_id, issued.secret, "POST", PATH, body, time.time()
-        )
-        taken = send(args.url, body, headers)
-        with transaction.atomic():
-            credential_revoke(issued.credential, by=ops, now=timezone.now())
-        state = {"device": device.pk, "key_id": issued.key_id, "secret": issued.secret,
-                 "body": body.decode(), "headers": headers}  # fmt: skip
+        for name in ("replayed", "revoked"):
+            issued = credential_rotate(device, by=ops, now=timezone.now(), grace_seconds=3600)
+            headers = signing.signed_headers(
+                issued.key_id, issued.secret, "POST", PATH, body, time.time()
+            )
+            state["taken"].append(send(args.url, body, headers)[0])
+            state[name] = {"key_id": issued.key_id, "secret": issued.secret, "headers": headers}
+            if name == "revoked":
+                with transaction.atomic():
+                    credential_revoke(issued.credential, by=ops, now=timezone.now())
+        state["body"] = body.decode()
         args.state.write_text(json.dumps(state))
-        print(json.dumps({"taken": taken}))
+        print(json.dumps({"taken": state["taken"]}))
         return
     state = json.loads(args.state.read_text())
     body = state["body"].encode()
-    replayed = send(args.url, body, state["headers"])
+    replayed, detail = send(args.url, body, state["replayed"]["headers"])
+    revoked = state["revoked"]
     fresh = signing.signed_headers(
-        state["key_id"], state["secret"], "POST", PATH, body, time.time()
+        revoked["key_id"], revoked["secret"], "POST", PATH, body, time.time()
     )
-    revoked = send(args.url, body, fresh)
-    print(json.dumps({"replayed": replayed, "revoked": revoked}))
+    revoked_status = send(args.url, body, fresh)[0]
+    print(json.dumps({"replayed": replayed, "detail": detail, "revoked": revoked_status}))
 
 
 if __name__ == "__main__":
