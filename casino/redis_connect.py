@@ -17,9 +17,22 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 from redis.sentinel import Sentinel
 
 REDIS_SCHEMES = ("redis://", "rediss://", "sentinel://")
+
+
+def sentinel_options(timeout: float = 1.0) -> dict[str, Any]:
+    """How a Sentinel is asked: within `timeout` seconds, once. redis-py's default retries
+    a connection three times with backoff, so a Sentinel whose machine is gone (its SYN
+    unanswered) cost about 15 s before the next was asked, on every new connection."""
+    return {
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout,
+        "retry": Retry(NoBackoff(), 0),
+    }
 
 
 def is_redis(url: str) -> bool:
@@ -70,15 +83,14 @@ class SentinelUrl:
 
 def redis_from_url(url: str, master_name: str, **options: Any) -> redis.Redis:
     """A client of the Redis `url` names; through Sentinel, of the primary of `master_name`.
-    `options` are the client's (socket_timeout, ...); the Sentinels are asked with the same
-    timeouts, so a Sentinel that has gone costs no more than a Redis that has."""
+    `options` are the client's (socket_timeout, ...); each Sentinel is asked as
+    `sentinel_options` says, so one that has gone costs a second."""
     if not is_sentinel(url):
         return redis.Redis.from_url(url, **options)
     parsed = SentinelUrl.parse(url)
-    timeouts = {k: v for k, v in options.items() if k.startswith("socket_")}
     manager = Sentinel(
         list(parsed.sentinels),
-        sentinel_kwargs=timeouts,
+        sentinel_kwargs=sentinel_options(),
         password=parsed.password,
         db=parsed.db,
         **options,

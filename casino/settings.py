@@ -35,7 +35,7 @@ from casino.env import (
     site_url_default,
 )
 from casino.logs import sentry_init
-from casino.redis_connect import SentinelUrl, is_redis, is_sentinel
+from casino.redis_connect import SentinelUrl, is_redis, is_sentinel, sentinel_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -364,13 +364,23 @@ elif is_redis(CELERY_BROKER_URL):
     # from a killed worker does not wait for it: the outbox sweep sends the round again.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 90),
+        # A Redis whose machine is gone answers nothing, not even a refusal. A worker's
+        # BRPOP (answered within 1 s by a live server) is dropped as stale once no answer
+        # came within 1 s + health_check_interval (kombu's default 25 s: half a minute of
+        # no settlement), and connects again, through Sentinel to the promoted one; other
+        # commands wait CELERY_BROKER_SOCKET_TIMEOUT at most (docs/deploy.md, "Several
+        # machines").
+        "health_check_interval": 4,
+        "socket_timeout": env_int("CELERY_BROKER_SOCKET_TIMEOUT", 5),
+        "socket_connect_timeout": 2,
+        "socket_keepalive": True,
     }
     if is_sentinel(CELERY_BROKER_URL):
         CELERY_BROKER_TRANSPORT = "casino.broker:RedisSentinelTransport"
         CELERY_BROKER_TRANSPORT_OPTIONS.update(
             master_name=CASINO_REDIS_MASTER_NAME,
-            # A Sentinel that does not answer is passed over within this many seconds.
-            sentinel_kwargs={"socket_timeout": 1, "socket_connect_timeout": 1},
+            # A Sentinel that does not answer is passed over within a second.
+            sentinel_kwargs=sentinel_options(),
         )
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
@@ -440,7 +450,7 @@ if is_redis(CELERY_BROKER_URL):
             "db": _sentinels.db,
             "password": _sentinels.password,
             "socket_timeout": 2,
-            "sentinel_kwargs": {"socket_timeout": 1, "socket_connect_timeout": 1},
+            "sentinel_kwargs": sentinel_options(),
             # Redis unreachable (a failover): retried this long before beat gives up and
             # exits, to be started again by its supervisor and wait for the lock.
             "retry_period": CELERY_REDBEAT_LOCK_TIMEOUT,

@@ -51,16 +51,19 @@ def writes_read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def connect() -> psycopg.Connection:
-    return psycopg.connect(os.environ["DATABASE_URL"], autocommit=True, connect_timeout=5)
+CONNECTION: list[psycopg.Connection] = []  # one, kept: a host gone costs each new one 2 s
 
 
 def rows(sql: str, *params: Any) -> list[tuple]:
     for _ in range(30):  # the primary may be changing: a few seconds of refusals
         try:
-            with connect() as connection:
-                return connection.execute(sql, params).fetchall()
+            if not CONNECTION or CONNECTION[0].closed:
+                CONNECTION[:] = [
+                    psycopg.connect(os.environ["DATABASE_URL"], autocommit=True, connect_timeout=2)
+                ]
+            return CONNECTION[0].execute(sql, params).fetchall()
         except psycopg.OperationalError:
+            CONNECTION.clear()
             time.sleep(1)
     raise RuntimeError("the floor's database did not answer for 30 s")
 

@@ -15,7 +15,8 @@ note of the issue and docs/deploy.md's fault table give them.
 The faults run in this order, on the same floor: an app machine cut off for 30 s, an app
 machine's processes all killed, the machine whose beat sends lost, the data machine's
 link slowed then dropping packets (as this kernel allows: the harness says how), Redis's
-primary lost (Sentinel fails over), PostgreSQL's primary lost (its replica promoted).
+primary lost (Sentinel fails over), PostgreSQL's primary lost with its machine, cut from
+the network (its replica promoted).
 The last test stops the dealers and checks the whole run.
 
 Root and Linux network namespaces are needed: without them these tests skip, and under
@@ -40,7 +41,7 @@ pytestmark = pytest.mark.integration
 
 TABLES, PERIOD = 4, 3.0  # the dealers' tables, and a round's least length (s)
 APP_BOUND = 15.0  # s: an app machine or beat lost, the floor deals and settles again
-DATA_BOUND = 30.0  # s: Redis or PostgreSQL failed over (measured: docs/deploy.md)
+DATA_BOUND = 45.0  # s: Redis or PostgreSQL failed over (measured 8-25 s: docs/deploy.md)
 SENDING = re.compile(rb"Sending due task")
 RESULTS: dict[str, dict] = {}  # fault -> what was measured, printed at the end
 BASELINE: dict[str, int] = {}  # rounds settled in 20 s before any fault
@@ -251,14 +252,17 @@ def test_redis_s_primary_lost_is_a_failover(cluster: Cluster):
     assert replayed_after < 25, "replayed outside the window: refused for its time alone"
 
 
-def test_postgresql_s_primary_lost_its_replica_promoted(cluster: Cluster):
+def test_postgresql_s_primary_lost_with_its_machine_its_replica_promoted(cluster: Cluster):
+    """The data machine lost from the network: PostgreSQL's primary, the Redis replica of
+    the failover before and the first Sentinel of every client's list go with it, and
+    every connection to them waits for TCP to give up, not for a refusal."""
     old = cluster[cluster.pg_primary]
     since = time.time()
-    os.killpg(old.processes["postgres"].pid, signal.SIGKILL)  # postgres and its children
+    old.link(False)
     promoted = cluster.pg_fail_over()
     recovered = dealing_again(cluster, since, DATA_BOUND)
     report = checked(
-        cluster, "PostgreSQL primary lost", since,
+        cluster, "PostgreSQL primary lost with its machine (link down)", since,
         promoted_after=round(promoted, 1), dealing_again=round(recovered, 1),
     )  # fmt: skip
     assert recovered <= DATA_BOUND
