@@ -732,6 +732,17 @@ def lose_data(redis_store: RedisStore) -> None:
     assert list(redis_store.client.scan_iter(match=f"{redis_store.prefix}*")) == []
 
 
+def revoked_refused_10_s_later(client, shaker, clock, monotonic, redis_store) -> None:
+    """10 s after its revocation, with the credential still cached as it was, unrevoked:
+    the shaker's heartbeat refused, the store's record of the end copied back."""
+    clock.now = NOW + 10
+    monotonic.value = 1010.0  # the cache still holds the credential as it was, unrevoked
+    response = beat(client, shaker)
+    assert response.status_code == 401
+    assert "revoked or has expired" in response.json()["detail"]
+    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+
+
 @pytest.mark.integration
 def test_the_store_begins_once_and_keeps_the_earliest_end(redis_store):
     redis_store.clear()
@@ -804,13 +815,7 @@ def test_a_revoked_key_with_a_cached_credential_is_refused_after_redis_lost_its_
     with django_capture_on_commit_callbacks(execute=True):
         credential_revoke(shaker.credential, by=operations(), now=T0 + timedelta(seconds=5))
     lose_data(redis_store)  # the store's record of the revocation is gone
-    clock.now = NOW + 10
-    monotonic.value = 1010.0  # the cache still holds the credential as it was, unrevoked
-
-    response = beat(client, shaker)
-    assert response.status_code == 401
-    assert "revoked or has expired" in response.json()["detail"]
-    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+    revoked_refused_10_s_later(client, shaker, clock, monotonic, redis_store)
     assert redis_store.seen("automated_shaker") == {}
 
 
@@ -945,13 +950,7 @@ def test_a_revocation_never_copied_to_the_promoted_replica_is_still_enforced(
     assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
     # The old primary took the end, the replica never got it (nor any other end).
     failover(redis_store, primary, redis_store.ends_key)
-    clock.now = NOW + 10
-    monotonic.value = 1010.0  # the cache still holds the credential as it was, unrevoked
-
-    response = beat(client, shaker)
-    assert response.status_code == 401
-    assert "revoked or has expired" in response.json()["detail"]
-    assert redis_store.client.hget(redis_store.ends_key, shaker.key_id) == b"0.0"
+    revoked_refused_10_s_later(client, shaker, clock, monotonic, redis_store)
 
 
 @pytest.mark.integration
